@@ -1,0 +1,163 @@
+/* The dataloop layer: what it offers the segment and action layers.
+ *
+ * A type's processing form is a tree of loops of five kinds. Each loop is a
+ * set of blocks; block i holds blocklen elements spaced by the element's
+ * extent, and an element is either a run of bytes (a leaf) or one instance
+ * of the child loop placed at that address. Displacements are relative to
+ * the loop's origin, the address of the element that contains it.
+ *
+ *   CONTIG        one block of count elements at offset
+ *   VECTOR        count blocks at offset + i * stride
+ *   BLOCKINDEXED  count blocks of blocklen elements at offset + offs[i]
+ *   INDEXED       count blocks of blocklens[i] elements at offset + offs[i]
+ *   STRUCT        like INDEXED, but block i has its own child children[i]
+ *
+ * At a leaf the element is a byte: CONTIG counts bytes, block lengths are
+ * bytes, and `unit` remembers the basic element size for printing.
+ */
+#ifndef DLI_LOOP_H
+#define DLI_LOOP_H
+
+#include <stdbool.h>
+#include <stdatomic.h>
+#include "dataloop.h"
+
+#define DLI_HIDDEN __attribute__((visibility("hidden")))
+
+enum dli_kind { DLI_CONTIG, DLI_VECTOR, DLI_BLOCKINDEXED, DLI_INDEXED,
+                DLI_STRUCT };
+
+typedef struct dli_loop dli_loop;
+struct dli_loop {
+  uint8_t kind;
+  uint8_t leaf;      /* elements are bytes */
+  uint8_t fuse;      /* non-leaf repeating a leaf child at one fixed stride */
+  uint8_t unit;      /* leaf: basic element size (1 when mixed) */
+  int32_t depth;     /* loops from here down to the deepest leaf; leaf: 1 */
+  dl_count count;    /* CONTIG: elements (leaf: bytes); others: blocks */
+  dl_count size;     /* packed bytes of one instance of the loop */
+  dl_aint offset;    /* added to every block's displacement */
+  dl_aint tlb, tub;  /* bytes touched lie in [origin + tlb, origin + tub) */
+  dl_count blocklen; /* VECTOR, BLOCKINDEXED (leaf: bytes) */
+  dl_aint stride;    /* VECTOR: bytes between block starts */
+  dl_count el_size;  /* non-leaf, not STRUCT: packed bytes of an element */
+  dl_aint el_extent; /* non-leaf, not STRUCT: extent of an element */
+  dl_aint *offs;     /* BLOCKINDEXED, INDEXED, STRUCT */
+  dl_count *pre;     /* INDEXED, STRUCT: count + 1 packed-byte prefix sums */
+  dl_count *blocklens; /* non-leaf INDEXED, STRUCT: elements per block */
+  dl_aint *exts;     /* STRUCT: extent of block i's element */
+  size_t min_blk, max_blk; /* leaf INDEXED: bounds on block bytes */
+  const dli_loop *child;      /* non-leaf, not STRUCT */
+  const dli_loop **children;  /* STRUCT */
+};
+
+/* Typemap bounds as MPI defines them. `sticky` marks bounds set by
+   MPI_Type_create_resized (MPI's lb/ub markers), which later constructors
+   keep in preference to the data's own bounds. */
+typedef struct dli_bounds {
+  dl_count size;
+  dl_aint lb, ub;
+  dl_aint true_lb, true_ub;
+  bool sticky;
+  int align;          /* largest basic alignment, for struct padding */
+} dli_bounds;
+
+#define DLI_TYPE_MAGIC 0x646c7479u  /* "dlty" */
+
+struct dl_type {
+  uint32_t magic;      /* DLI_TYPE_MAGIC while the type lives */
+  _Atomic long refs;
+  uint8_t builtin;
+  _Atomic unsigned char committed;
+  int8_t basic;        /* dl_builtin_t of a predefined type, else -1 */
+  dli_bounds b;
+  const dli_loop *loop;  /* root; NULL when size is 0; inside this block */
+  size_t loop_bytes;     /* bytes of the tree after the header */
+};
+
+/* ---- bounds (bounds.c) ---- */
+/* copies of old at displacements spanning [dmin, dmax]; ncopies may be 0 */
+DLI_HIDDEN int dli_bounds_replicate(const dli_bounds *old, dl_count ncopies,
+                                    dl_aint dmin, dl_aint dmax,
+                                    dli_bounds *out);
+DLI_HIDDEN void dli_bounds_empty(dli_bounds *out);
+/* struct: merges per-block bounds already replicated */
+DLI_HIDDEN int dli_bounds_struct(dl_count n, const dli_bounds *blocks,
+                                 dli_bounds *out);
+/* span of j * step for j in [0, n), n >= 1 */
+DLI_HIDDEN int dli_span(dl_count n, dl_aint step, dl_aint *lo, dl_aint *hi);
+
+/* ---- scratch space while one constructor runs (build.c) ---- */
+typedef struct dli_build dli_build;
+DLI_HIDDEN dli_build *dli_build_new(void);
+DLI_HIDDEN void dli_build_free(dli_build *b);
+DLI_HIDDEN void *dli_build_alloc(dli_build *b, size_t bytes);
+DLI_HIDDEN dli_loop *dli_build_node(dli_build *b);
+
+/* an element to replicate: a loop plus the extent of its type */
+typedef struct dli_elem {
+  const dli_loop *loop;
+  dl_count size;
+  dl_aint extent;
+} dli_elem;
+DLI_HIDDEN dli_elem dli_type_elem(const dl_type *t);
+
+/* ---- normalizing constructors; results may share nodes with inputs ---- */
+/* n consecutive elements; n >= 1, e.size > 0. When `into` is non-NULL the
+   one new node is written there (no allocation) and b may be NULL. */
+DLI_HIDDEN int dli_mk_contig(dli_build *b, dli_loop *into, dl_count n,
+                             dli_elem e, const dli_loop **out);
+DLI_HIDDEN int dli_mk_vector(dli_build *b, dl_count count, dl_count blocklen,
+                             dl_aint stride, dli_elem e, const dli_loop **out);
+/* n blocks of blocklens[i] elements at byte offsets offs[i]; the arrays are
+   scratch the function may rewrite (b owns them or the caller does) */
+DLI_HIDDEN int dli_mk_blocks(dli_build *b, dl_count n, dl_count *blocklens,
+                             dl_aint *offs, dli_elem e, const dli_loop **out);
+DLI_HIDDEN int dli_mk_struct(dli_build *b, dl_count n, const dl_count *blocklens,
+                             const dl_aint *offs, const dli_elem *elems,
+                             const dli_loop **out);
+/* smallest period (in blocks) of a block list, 0 if it does not repeat */
+DLI_HIDDEN dl_count dli_find_period(dl_count n, const dl_count *bls,
+                                    const dl_aint *offs);
+/* the indexed family: blocklens, or one length bl for all; displs in bytes
+   or in extents of old */
+DLI_HIDDEN int dli_type_blocks(dl_count count, const dl_count *blocklens,
+                               dl_count bl, const void *displs, bool bytes,
+                               dl_type *old, dl_type **out);
+/* t moved to byte disp inside a type with lb 0 and the given extent (the
+   per-dimension step of subarray and darray) */
+DLI_HIDDEN int dli_place(dl_type *t, dl_aint disp, dl_aint extent,
+                         dl_type **out);
+/* l moved by delta bytes */
+DLI_HIDDEN int dli_shift(dli_build *b, const dli_loop *l, dl_aint delta,
+                         const dli_loop **out);
+DLI_HIDDEN bool dli_is_dense(const dli_loop *l);
+/* fills size, tlb/tub, depth and fuse of a node whose other fields are set */
+DLI_HIDDEN int dli_finish_node(dli_loop *l);
+
+/* ---- types (type.c) ---- */
+/* a new type owning a deep copy of root (NULL when bounds->size is 0) */
+DLI_HIDDEN int dli_type_new(const dli_loop *root, const dli_bounds *bounds,
+                            dl_type **out);
+DLI_HIDDEN bool dli_type_valid(const dl_type *t);
+DLI_HIDDEN void dli_type_ref(const dl_type *t);
+DLI_HIDDEN void dli_type_unref(const dl_type *t);
+
+/* packed-byte size of block i of a loop */
+static inline dl_count dli_block_bytes(const dli_loop *l, dl_count i)
+{
+  switch (l->kind) {
+  case DLI_CONTIG: return l->size;
+  case DLI_VECTOR:
+  case DLI_BLOCKINDEXED: return l->leaf ? l->blocklen : l->blocklen * l->el_size;
+  default: return l->pre[i + 1] - l->pre[i];
+  }
+}
+
+/* a recursive reference walk of the tree, for tests: calls fn for every
+   contiguous run in packed order */
+typedef int (*dli_run_fn)(void *ctx, dl_aint addr, dl_count len);
+DLI_HIDDEN int dli_loop_walk(const dli_loop *l, dl_aint origin, dli_run_fn fn,
+                             void *ctx);
+
+#endif

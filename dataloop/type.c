@@ -1,0 +1,169 @@
+/* Type objects: one allocation holding the header and the loop tree,
+ * reference-counted, immutable once built. */
+#include <stdlib.h>
+#include <string.h>
+#include "loop.h"
+
+#define ALIGN8(x) (((x) + 7) & ~(size_t)7)
+
+static size_t tree_bytes(const dli_loop *l)
+{
+  size_t n = ALIGN8(sizeof(dli_loop));
+  size_t c = (size_t)l->count;
+  if (l->kind == DLI_BLOCKINDEXED || l->kind == DLI_INDEXED ||
+      l->kind == DLI_STRUCT)
+    n += c * sizeof(dl_aint);
+  if (l->kind == DLI_INDEXED || l->kind == DLI_STRUCT)
+    n += (c + 1) * sizeof(dl_count);
+  if (!l->leaf && (l->kind == DLI_INDEXED || l->kind == DLI_STRUCT))
+    n += c * sizeof(dl_count);
+  if (l->kind == DLI_STRUCT) {
+    n += c * sizeof(dl_aint) + ALIGN8(c * sizeof(dli_loop *));
+    for (size_t i = 0; i < c; i++)
+      n += tree_bytes(l->children[i]);
+  } else if (!l->leaf) {
+    n += tree_bytes(l->child);
+  }
+  return n;
+}
+
+static void *take(char **cur, size_t bytes)
+{
+  void *p = *cur;
+  *cur += ALIGN8(bytes);
+  return p;
+}
+
+static void *take_copy(char **cur, const void *src, size_t bytes)
+{
+  void *p = take(cur, bytes);
+  memcpy(p, src, bytes);
+  return p;
+}
+
+static const dli_loop *tree_copy(const dli_loop *l, char **cur)
+{
+  dli_loop *n = take_copy(cur, l, sizeof(*l));
+  size_t c = (size_t)l->count;
+  if (l->kind == DLI_BLOCKINDEXED || l->kind == DLI_INDEXED ||
+      l->kind == DLI_STRUCT)
+    n->offs = take_copy(cur, l->offs, c * sizeof(dl_aint));
+  if (l->kind == DLI_INDEXED || l->kind == DLI_STRUCT)
+    n->pre = take_copy(cur, l->pre, (c + 1) * sizeof(dl_count));
+  if (!l->leaf && (l->kind == DLI_INDEXED || l->kind == DLI_STRUCT))
+    n->blocklens = take_copy(cur, l->blocklens, c * sizeof(dl_count));
+  if (l->kind == DLI_STRUCT) {
+    n->exts = take_copy(cur, l->exts, c * sizeof(dl_aint));
+    const dli_loop **kids = take(cur, c * sizeof(dli_loop *));
+    for (size_t i = 0; i < c; i++)
+      kids[i] = tree_copy(l->children[i], cur);
+    n->children = kids;
+  } else if (!l->leaf) {
+    n->child = tree_copy(l->child, cur);
+  }
+  return n;
+}
+
+int dli_type_new(const dli_loop *root, const dli_bounds *bounds, dl_type **out)
+{
+  size_t head = ALIGN8(sizeof(dl_type));
+  size_t body = bounds->size > 0 ? tree_bytes(root) : 0;
+  dl_type *t = malloc(head + body);
+  if (!t)
+    return DL_ERR_NOMEM;
+  memset(t, 0, sizeof(*t));
+  t->magic = DLI_TYPE_MAGIC;
+  atomic_init(&t->refs, 1);
+  atomic_init(&t->committed, 0);
+  t->basic = -1;
+  t->b = *bounds;
+  t->loop_bytes = body;
+  if (body) {
+    char *cur = (char *)t + head;
+    t->loop = tree_copy(root, &cur);
+  }
+  *out = t;
+  return DL_OK;
+}
+
+bool dli_type_valid(const dl_type *t)
+{
+  return t != NULL && t->magic == DLI_TYPE_MAGIC;
+}
+
+void dli_type_ref(const dl_type *t)
+{
+  if (!t->builtin)
+    atomic_fetch_add_explicit(&((dl_type *)t)->refs, 1, memory_order_relaxed);
+}
+
+void dli_type_unref(const dl_type *t)
+{
+  if (t->builtin)
+    return;
+  if (atomic_fetch_sub_explicit(&((dl_type *)t)->refs, 1,
+                                memory_order_acq_rel) == 1) {
+    ((dl_type *)t)->magic = 0;
+    free((void *)t);
+  }
+}
+
+int dl_type_commit(dl_type *t)
+{
+  if (!dli_type_valid(t))
+    return DL_ERR_ARG;
+  if (!t->builtin)
+    atomic_store_explicit(&t->committed, 1, memory_order_release);
+  return DL_OK;
+}
+
+int dl_type_free(dl_type **t)
+{
+  if (!t || !dli_type_valid(*t) || (*t)->builtin)
+    return DL_ERR_ARG;
+  dli_type_unref(*t);
+  *t = NULL;
+  return DL_OK;
+}
+
+int dl_type_dup(dl_type *old, dl_type **out)
+{
+  if (!out || !dli_type_valid(old))
+    return DL_ERR_ARG;
+  dl_type *t;
+  int rc = dli_type_new(old->loop, &old->b, &t);
+  if (rc)
+    return rc;
+  t->basic = old->basic;
+  if (old->builtin || atomic_load(&old->committed))
+    atomic_store(&t->committed, 1);
+  *out = t;
+  return DL_OK;
+}
+
+int dl_type_size(const dl_type *t, dl_count *size)
+{
+  if (!dli_type_valid(t) || !size)
+    return DL_ERR_ARG;
+  *size = t->b.size;
+  return DL_OK;
+}
+
+int dl_type_extent(const dl_type *t, dl_aint *lb, dl_aint *extent)
+{
+  if (!dli_type_valid(t) || !lb || !extent)
+    return DL_ERR_ARG;
+  *lb = t->b.lb;
+  *extent = t->b.ub - t->b.lb;
+  return DL_OK;
+}
+
+int dl_type_true_extent(const dl_type *t, dl_aint *true_lb,
+                        dl_aint *true_extent)
+{
+  if (!dli_type_valid(t) || !true_lb || !true_extent)
+    return DL_ERR_ARG;
+  *true_lb = t->b.true_lb;
+  *true_extent = t->b.true_ub - t->b.true_lb;
+  return DL_OK;
+}

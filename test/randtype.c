@@ -1,11 +1,11 @@
-/* Random type generation; see randtype.h. */
+/* Random type recipes; see randtype.h. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "randtype.h"
 
-#define MAX_EXTENT (1 << 20)
+#define MAX_EXTENT (1 << 18)
 
 uint64_t rng_next(rng *r)
 {
@@ -21,15 +21,16 @@ int64_t rng_range(rng *r, int64_t lo, int64_t hi)
   return lo + (int64_t)(rng_next(r) % (uint64_t)(hi - lo + 1));
 }
 
-static char *fmt(const char *f, ...)
+static void recipe_free(recipe *rc)
 {
-  va_list ap;
-  va_start(ap, f);
-  char *s = NULL;
-  if (vasprintf(&s, f, ap) < 0)
-    s = NULL;
-  va_end(ap);
-  return s;
+  if (!rc)
+    return;
+  for (int i = 0; i < rc->nkids; i++)
+    recipe_free(rc->kids[i]);
+  free(rc->kids);
+  free(rc->bls);
+  free(rc->displs);
+  free(rc);
 }
 
 void rtype_free(rtype *t)
@@ -37,279 +38,378 @@ void rtype_free(rtype *t)
   if (t->t)
     dl_type_free(&t->t);
   model_free(t->m);
+  recipe_free(t->rc);
   free(t->desc);
   memset(t, 0, sizeof(*t));
 }
 
-static const struct { dl_builtin_t id; const char *name; } basics[] = {
-  {DL_BYTE, "byte"}, {DL_CHAR, "char"}, {DL_INT16, "int16"},
-  {DL_INT32, "int32"}, {DL_FLOAT, "float"}, {DL_DOUBLE, "double"},
-  {DL_C_DOUBLE_COMPLEX, "dcomplex"}, {DL_LONG_DOUBLE, "ldouble"},
-  {DL_INT64, "int64"},
+static const struct { dl_builtin_t id; const char *name; int align; } basics[] = {
+  {DL_BYTE, "byte", 1}, {DL_CHAR, "char", 1}, {DL_INT16, "int16", 2},
+  {DL_INT32, "int32", 4}, {DL_FLOAT, "float", 4}, {DL_DOUBLE, "double", 8},
+  {DL_C_DOUBLE_COMPLEX, "dcomplex", 8}, {DL_LONG_DOUBLE, "ldouble", 16},
+  {DL_INT64, "int64", 8},
 };
+#define NBASICS (int)(sizeof(basics) / sizeof(basics[0]))
 
-static int gen_builtin(rng *r, rtype *out)
+/* ---- text ---- */
+
+struct buf { char *s; size_t n, cap; };
+
+static void put(struct buf *b, const char *f, ...)
 {
-  int k = (int)rng_range(r, 0, sizeof(basics) / sizeof(basics[0]) - 1);
-  out->t = dl_builtin(basics[k].id);
-  dl_count sz;
-  dl_type_size(out->t, &sz);
-  int align = basics[k].id == DL_C_DOUBLE_COMPLEX ? 8 : (int)sz;
-  out->m = model_builtin(sz, align);
-  out->desc = strdup(basics[k].name);
-  return 0;
+  va_list ap;
+  va_start(ap, f);
+  char tmp[256];
+  int k = vsnprintf(tmp, sizeof(tmp), f, ap);
+  va_end(ap);
+  if (k < 0)
+    return;
+  if (b->n + (size_t)k + 1 > b->cap) {
+    b->cap = (b->n + (size_t)k + 1) * 2;
+    b->s = realloc(b->s, b->cap);
+  }
+  memcpy(b->s + b->n, tmp, (size_t)k + 1);
+  b->n += (size_t)k;
 }
 
-/* a list rendered for descriptions */
-static char *list(const int64_t *v, dl_count n)
+static void put_list(struct buf *b, const int64_t *v, int n)
 {
-  size_t cap = 16 + 24 * (size_t)n;
-  char *s = malloc(cap), *p = s;
-  p += sprintf(p, "{");
-  for (dl_count i = 0; i < n; i++)
-    p += sprintf(p, "%s%lld", i ? "," : "", (long long)v[i]);
-  sprintf(p, "}");
-  return s;
+  put(b, "{");
+  for (int i = 0; i < n; i++)
+    put(b, "%s%lld", i ? "," : "", (long long)v[i]);
+  put(b, "}");
 }
 
-static int finish(rtype *out, int rc, rtype *kids, int nkids)
+static void put_ints(struct buf *b, const int *v, int n)
 {
-  for (int i = 0; i < nkids; i++)
-    rtype_free(&kids[i]);
-  if (rc != DL_OK)
-    return -1;
-  if (!out->m)
-    return 1;
-  dl_aint ext = model_extent(out->m);
-  if (ext > MAX_EXTENT || ext < -MAX_EXTENT ||
-      out->m->true_ub - out->m->true_lb > MAX_EXTENT || out->m->size > MAX_EXTENT)
-    return 1;
-  return 0;
+  int64_t w[3];
+  for (int i = 0; i < n; i++)
+    w[i] = v[i];
+  put_list(b, w, n);
 }
 
-static int gen(rng *r, int depth, rtype *out, long *counts);
-
-static int gen_child(rng *r, int depth, rtype *kid, long *counts)
+static void describe(struct buf *b, const recipe *rc)
 {
-  int rc;
-  while ((rc = gen(r, depth - 1, kid, counts)) == 1)
-    rtype_free(kid);
+  static const char *names[RT_NKINDS] = {
+    "", "contig", "vector", "hvector", "indexed", "hindexed", "indexed_block",
+    "hindexed_block", "struct", "resized", "subarray", "darray", "dup", "indexed"};
+  if (rc->kind == RT_BUILTIN) {
+    for (int i = 0; i < NBASICS; i++)
+      if (basics[i].id == rc->basic)
+        put(b, "%s", basics[i].name);
+    return;
+  }
+  put(b, "%s(", names[rc->kind]);
+  switch (rc->kind) {
+  case RT_CONTIG: put(b, "%lld,", (long long)rc->n); break;
+  case RT_VECTOR: case RT_HVECTOR:
+    put(b, "%lld,%lld,%lld,", (long long)rc->n, (long long)rc->bl,
+        (long long)rc->stride);
+    break;
+  case RT_INDEXED_BLOCK: case RT_HINDEXED_BLOCK:
+    put(b, "%lld,%lld,", (long long)rc->n, (long long)rc->bl);
+    put_list(b, rc->displs, (int)rc->n);
+    put(b, ",");
+    break;
+  case RT_INDEXED: case RT_HINDEXED: case RT_PERIODIC:
+    put(b, "%lld,", (long long)rc->n);
+    put_list(b, rc->bls, (int)rc->n);
+    put(b, ",");
+    put_list(b, rc->displs, (int)rc->n);
+    put(b, ",");
+    break;
+  case RT_STRUCT:
+    for (int i = 0; i < rc->nkids; i++) {
+      put(b, "%s%lldx", i ? "," : "", (long long)rc->bls[i]);
+      describe(b, rc->kids[i]);
+      put(b, "@%lld", (long long)rc->displs[i]);
+    }
+    put(b, ")");
+    return;
+  case RT_RESIZED:
+    describe(b, rc->kids[0]);
+    put(b, ",%lld,%lld)", (long long)rc->lb, (long long)rc->extent);
+    return;
+  case RT_SUBARRAY:
+    put(b, "%d,", rc->ndims);
+    put_list(b, rc->sizes, rc->ndims);
+    put_list(b, rc->subs, rc->ndims);
+    put_list(b, rc->starts, rc->ndims);
+    put(b, ",%s,", rc->order ? "F" : "C");
+    break;
+  case RT_DARRAY:
+    put(b, "%d,%d,%d,", rc->size, rc->rank, rc->ndims);
+    put_list(b, rc->sizes, rc->ndims);
+    put_ints(b, rc->dist, rc->ndims);
+    put_ints(b, rc->darg, rc->ndims);
+    put_ints(b, rc->psizes, rc->ndims);
+    put(b, ",%s,", rc->order ? "F" : "C");
+    break;
+  default:
+    break;
+  }
+  describe(b, rc->kids[0]);
+  put(b, ")");
+}
+
+char *recipe_desc(const recipe *rc)
+{
+  struct buf b = {0};
+  describe(&b, rc);
+  return b.s;
+}
+
+/* ---- building with the library ---- */
+
+int recipe_build(const recipe *rc, dl_type **out)
+{
+  if (rc->kind == RT_BUILTIN) {
+    *out = dl_builtin(rc->basic);
+    return DL_OK;
+  }
+  dl_type *kids[4] = {0};
+  int rc_ = DL_OK;
+  for (int i = 0; i < rc->nkids && !rc_; i++)
+    rc_ = recipe_build(rc->kids[i], &kids[i]);
+  dl_type *c = kids[0];
+  if (!rc_) {
+    switch (rc->kind) {
+    case RT_CONTIG: rc_ = dl_type_contiguous(rc->n, c, out); break;
+    case RT_VECTOR: rc_ = dl_type_vector(rc->n, rc->bl, rc->stride, c, out); break;
+    case RT_HVECTOR: rc_ = dl_type_hvector(rc->n, rc->bl, rc->stride, c, out); break;
+    case RT_INDEXED: case RT_PERIODIC:
+      rc_ = dl_type_indexed(rc->n, rc->bls, rc->displs, c, out); break;
+    case RT_HINDEXED: rc_ = dl_type_hindexed(rc->n, rc->bls, rc->displs, c, out); break;
+    case RT_INDEXED_BLOCK:
+      rc_ = dl_type_indexed_block(rc->n, rc->bl, rc->displs, c, out); break;
+    case RT_HINDEXED_BLOCK:
+      rc_ = dl_type_hindexed_block(rc->n, rc->bl, rc->displs, c, out); break;
+    case RT_STRUCT: rc_ = dl_type_struct(rc->n, rc->bls, rc->displs, kids, out); break;
+    case RT_RESIZED: rc_ = dl_type_resized(c, rc->lb, rc->extent, out); break;
+    case RT_SUBARRAY:
+      rc_ = dl_type_subarray(rc->ndims, rc->sizes, rc->subs, rc->starts, rc->order, c, out);
+      break;
+    case RT_DARRAY:
+      rc_ = dl_type_darray(rc->size, rc->rank, rc->ndims, rc->sizes, rc->dist,
+                           rc->darg, rc->psizes, rc->order, c, out);
+      break;
+    case RT_DUP: rc_ = dl_type_dup(c, out); break;
+    }
+  }
+  for (int i = 0; i < rc->nkids; i++)
+    if (kids[i])
+      dl_type_free(&kids[i]);    /* refused harmlessly for builtins */
+  return rc_;
+}
+
+/* ---- drawing ---- */
+
+static recipe *node(int kind)
+{
+  recipe *rc = calloc(1, sizeof(recipe));
+  rc->kind = kind;
   return rc;
 }
 
-static int gen_indexed_family(rng *r, int kind, rtype *c, rtype *out)
+static void lists(recipe *rc, dl_count n)
 {
-  dl_count n = rng_range(r, 0, 6);
-  dl_count bls[64], bl = rng_range(r, 0, 3);
-  int64_t d[64];
-  dl_aint hd[64];
+  rc->n = n;
+  rc->bls = calloc((size_t)n + 1, sizeof(dl_count));
+  rc->displs = calloc((size_t)n + 1, sizeof(int64_t));
+}
+
+static bool too_big(const model *m)
+{
+  if (!m)
+    return true;
+  dl_aint ext = model_extent(m);
+  return ext > MAX_EXTENT || ext < -MAX_EXTENT || m->size > MAX_EXTENT ||
+         m->true_ub - m->true_lb > MAX_EXTENT;
+}
+
+static recipe *draw(rng *r, int depth, model **m, long *counts);
+
+/* a child small enough to model; redraws until it is */
+static recipe *child(rng *r, int depth, model **m, long *counts)
+{
+  for (;;) {
+    recipe *rc = draw(r, depth - 1, m, counts);
+    if (!too_big(*m))
+      return rc;
+    recipe_free(rc);
+    model_free(*m);
+  }
+}
+
+static void draw_indexed(rng *r, recipe *rc, const model *c)
+{
+  int kind = rc->kind;
   bool bytes = kind == RT_HINDEXED || kind == RT_HINDEXED_BLOCK;
   bool block = kind == RT_INDEXED_BLOCK || kind == RT_HINDEXED_BLOCK;
-  dl_aint ext = model_extent(c->m);
+  dl_aint ext = model_extent(c);
   if (kind == RT_PERIODIC) {
     /* a repeating pattern with a remainder, to exercise index folding */
-    dl_count p = rng_range(r, 2, 4), q = rng_range(r, 2, 6), rem = rng_range(r, 0, p - 1);
-    dl_aint period = rng_range(r, 1, 12);
-    dl_count pb[4];
-    dl_aint pd[4];
+    dl_count p = rng_range(r, 2, 4), q = rng_range(r, 2, 6);
+    dl_count rem = rng_range(r, 0, p - 1), pb[4];
+    int64_t pd[4], period = rng_range(r, 1, 12);
     for (dl_count i = 0; i < p; i++) {
       pb[i] = rng_range(r, 0, 2);
       pd[i] = rng_range(r, -2, 10);
     }
-    n = p * q + rem;
-    for (dl_count i = 0; i < n; i++) {
-      bls[i] = pb[i % p];
-      d[i] = pd[i % p] + (i / p) * period;
+    lists(rc, p * q + rem);
+    for (dl_count i = 0; i < rc->n; i++) {
+      rc->bls[i] = pb[i % p];
+      rc->displs[i] = pd[i % p] + (i / p) * period;
     }
-  } else {
-    for (dl_count i = 0; i < n; i++) {
-      bls[i] = block ? bl : rng_range(r, 0, 3);
-      d[i] = bytes ? rng_range(r, -64, 128) : rng_range(r, -4, 10);
-      if (rng_range(r, 0, 3) == 0 && i > 0)   /* touching the previous one */
-        d[i] = d[i - 1] + (bytes ? bls[i - 1] * ext : bls[i - 1]);
-    }
+    return;
   }
-  dl_aint *md = malloc(sizeof(dl_aint) * (size_t)(n + 1));
-  for (dl_count i = 0; i < n; i++) {
-    hd[i] = d[i];
-    md[i] = bytes ? d[i] : d[i] * ext;
+  lists(rc, rng_range(r, 0, 6));
+  rc->bl = block ? rng_range(r, 0, 3) : 0;
+  for (dl_count i = 0; i < rc->n; i++) {
+    rc->bls[i] = block ? rc->bl : rng_range(r, 0, 3);
+    rc->displs[i] = bytes ? rng_range(r, -64, 128) : rng_range(r, -4, 10);
+    if (i > 0 && rng_range(r, 0, 3) == 0)      /* touching the previous one */
+      rc->displs[i] = rc->displs[i - 1] + (bytes ? rc->bls[i - 1] * ext : rc->bls[i - 1]);
   }
-  int rc;
-  const char *name;
-  switch (kind) {
-  case RT_INDEXED: case RT_PERIODIC:
-    rc = dl_type_indexed(n, bls, d, c->t, &out->t); name = "indexed"; break;
-  case RT_HINDEXED:
-    rc = dl_type_hindexed(n, bls, hd, c->t, &out->t); name = "hindexed"; break;
-  case RT_INDEXED_BLOCK:
-    rc = dl_type_indexed_block(n, bl, d, c->t, &out->t); name = "indexed_block"; break;
-  default:
-    rc = dl_type_hindexed_block(n, bl, hd, c->t, &out->t); name = "hindexed_block"; break;
-  }
-  out->m = model_hindexed(n, bls, md, c->m);
-  char *bs = list(bls, n), *ds = list(d, n);
-  out->desc = fmt("%s(%lld,%s,%s,%s)", name, (long long)n, bs, ds, c->desc);
-  free(bs);
-  free(ds);
-  free(md);
-  return rc;
 }
 
-static int gen_struct(rng *r, int depth, rtype *out, long *counts)
+static model *model_of_indexed(const recipe *rc, const model *c)
 {
-  rtype kids[4] = {{0}};
+  bool bytes = rc->kind == RT_HINDEXED || rc->kind == RT_HINDEXED_BLOCK;
+  dl_aint *d = malloc(sizeof(dl_aint) * (size_t)(rc->n + 1));
+  for (dl_count i = 0; i < rc->n; i++)
+    d[i] = bytes ? rc->displs[i] : rc->displs[i] * model_extent(c);
+  model *m = model_hindexed(rc->n, rc->bls, d, c);
+  free(d);
+  return m;
+}
+
+static recipe *draw_struct(rng *r, int depth, model **m, long *counts)
+{
+  recipe *rc = node(RT_STRUCT);
   int n = (int)rng_range(r, 1, 4);
-  dl_count bls[4];
-  dl_aint d[4];
-  dl_type *ts[4];
+  lists(rc, n);
+  rc->kids = calloc(4, sizeof(recipe *));
+  rc->nkids = n;
   model *ms[4];
-  char *desc = strdup("struct(");
   for (int i = 0; i < n; i++) {
-    if (gen_child(r, depth, &kids[i], counts) < 0) {
-      out->desc = kids[i].desc ? strdup(kids[i].desc) : NULL;
-      free(desc);
-      return finish(out, DL_ERR_ARG, kids, 4);
-    }
-    bls[i] = rng_range(r, 0, 3);
-    d[i] = rng_range(r, -64, 160);
-    ts[i] = kids[i].t;
-    ms[i] = kids[i].m;
-    char *nd = fmt("%s%s%lldx%s@%lld", desc, i ? "," : "", (long long)bls[i],
-                   kids[i].desc, (long long)d[i]);
-    free(desc);
-    desc = nd;
+    rc->kids[i] = child(r, depth, &ms[i], counts);
+    rc->bls[i] = rng_range(r, 0, 3);
+    rc->displs[i] = rng_range(r, -64, 160);
   }
-  int rc = dl_type_struct(n, bls, d, ts, &out->t);
-  out->m = model_struct(n, bls, d, ms);
-  out->desc = fmt("%s)", desc);
-  free(desc);
-  return finish(out, rc, kids, 4);
-}
-
-static int gen_subarray(rng *r, rtype *c, rtype *out)
-{
-  int nd = (int)rng_range(r, 1, 3), order = (int)rng_range(r, 0, 1);
-  dl_count sizes[3], subs[3], starts[3];
-  for (int i = 0; i < nd; i++) {
-    sizes[i] = rng_range(r, 1, 4);
-    subs[i] = rng_range(r, 0, sizes[i]);
-    starts[i] = rng_range(r, 0, sizes[i] - subs[i]);
-  }
-  int rc = dl_type_subarray(nd, sizes, subs, starts, order, c->t, &out->t);
-  out->m = model_subarray(nd, sizes, subs, starts, order, c->m);
-  char *a = list(sizes, nd), *b = list(subs, nd), *s = list(starts, nd);
-  out->desc = fmt("subarray(%d,%s,%s,%s,%s,%s)", nd, a, b, s,
-                  order ? "F" : "C", c->desc);
-  free(a); free(b); free(s);
+  *m = model_struct(n, rc->bls, rc->displs, ms);
+  for (int i = 0; i < n; i++)
+    model_free(ms[i]);
   return rc;
 }
 
-static int gen_darray(rng *r, rtype *c, rtype *out)
+static void draw_subarray(rng *r, recipe *rc)
 {
-  int nd = (int)rng_range(r, 1, 3), order = (int)rng_range(r, 0, 1);
-  dl_count gs[3];
-  int dist[3], darg[3], ps[3], size = 1;
-  for (int i = 0; i < nd; i++) {
-    gs[i] = rng_range(r, 1, 7);
-    dist[i] = (int)rng_range(r, 0, 2);
-    ps[i] = dist[i] == DL_DISTRIBUTE_NONE ? 1 : (int)rng_range(r, 1, 3);
-    size *= ps[i];
-    darg[i] = DL_DISTRIBUTE_DFLT_DARG;
-    if (dist[i] == DL_DISTRIBUTE_CYCLIC && rng_range(r, 0, 1))
-      darg[i] = (int)rng_range(r, 1, 3);
-    if (dist[i] == DL_DISTRIBUTE_BLOCK && rng_range(r, 0, 1))
-      darg[i] = (int)((gs[i] + ps[i] - 1) / ps[i] + rng_range(r, 0, 2));
+  rc->ndims = (int)rng_range(r, 1, 3);
+  rc->order = (int)rng_range(r, 0, 1);
+  for (int i = 0; i < rc->ndims; i++) {
+    rc->sizes[i] = rng_range(r, 1, 4);
+    rc->subs[i] = rng_range(r, 0, rc->sizes[i]);
+    rc->starts[i] = rng_range(r, 0, rc->sizes[i] - rc->subs[i]);
   }
-  int rank = (int)rng_range(r, 0, size - 1);
-  int rc = dl_type_darray(size, rank, nd, gs, dist, darg, ps, order, c->t, &out->t);
-  out->m = model_darray(size, rank, nd, gs, dist, darg, ps, order, c->m);
-  int64_t d64[3], a64[3], p64[3];
-  for (int i = 0; i < nd; i++) {
-    d64[i] = dist[i];
-    a64[i] = darg[i];
-    p64[i] = ps[i];
-  }
-  char *g = list(gs, nd), *d = list(d64, nd), *a = list(a64, nd), *p = list(p64, nd);
-  out->desc = fmt("darray(%d,%d,%d,%s,%s,%s,%s,%s,%s)", size, rank, nd, g, d, a,
-                  p, order ? "F" : "C", c->desc);
-  free(g); free(d); free(a); free(p);
-  return rc;
 }
 
-static int gen(rng *r, int depth, rtype *out, long *counts)
+static void draw_darray(rng *r, recipe *rc)
 {
-  memset(out, 0, sizeof(*out));
+  rc->ndims = (int)rng_range(r, 1, 3);
+  rc->order = (int)rng_range(r, 0, 1);
+  rc->size = 1;
+  for (int i = 0; i < rc->ndims; i++) {
+    rc->sizes[i] = rng_range(r, 1, 7);
+    rc->dist[i] = (int)rng_range(r, 0, 2);
+    rc->psizes[i] = rc->dist[i] == DL_DISTRIBUTE_NONE ? 1 : (int)rng_range(r, 1, 3);
+    rc->size *= rc->psizes[i];
+    rc->darg[i] = DL_DISTRIBUTE_DFLT_DARG;
+    if (rc->dist[i] == DL_DISTRIBUTE_CYCLIC && rng_range(r, 0, 1))
+      rc->darg[i] = (int)rng_range(r, 1, 3);
+    if (rc->dist[i] == DL_DISTRIBUTE_BLOCK && rng_range(r, 0, 1))
+      rc->darg[i] = (int)((rc->sizes[i] + rc->psizes[i] - 1) / rc->psizes[i] +
+                          rng_range(r, 0, 2));
+  }
+  rc->rank = (int)rng_range(r, 0, rc->size - 1);
+}
+
+static recipe *draw(rng *r, int depth, model **m, long *counts)
+{
   int kind = depth <= 0 || rng_range(r, 0, 5) == 0
                  ? RT_BUILTIN : (int)rng_range(r, RT_CONTIG, RT_NKINDS - 1);
   if (counts)
     counts[kind]++;
-  if (kind == RT_BUILTIN)
-    return gen_builtin(r, out);
-  if (kind == RT_STRUCT)
-    return gen_struct(r, depth, out, counts);
-  rtype c;
-  int rc = gen_child(r, depth, &c, counts);
-  if (rc < 0) {
-    out->desc = c.desc ? strdup(c.desc) : NULL;
-    return finish(out, DL_ERR_ARG, &c, 1);
+  if (kind == RT_BUILTIN) {
+    recipe *rc = node(RT_BUILTIN);
+    int k = (int)rng_range(r, 0, NBASICS - 1);
+    rc->basic = basics[k].id;
+    dl_count sz;
+    dl_type_size(dl_builtin(rc->basic), &sz);
+    *m = model_builtin(sz, basics[k].align);
+    return rc;
   }
-  dl_count n = rng_range(r, 0, 4), bl = rng_range(r, 0, 3);
-  dl_aint ext = model_extent(c.m);
+  if (kind == RT_STRUCT)
+    return draw_struct(r, depth, m, counts);
+  recipe *rc = node(kind);
+  model *c;
+  rc->kids = calloc(1, sizeof(recipe *));
+  rc->kids[0] = child(r, depth, &c, counts);
+  rc->nkids = 1;
+  rc->n = rng_range(r, 0, 4);
+  rc->bl = rng_range(r, 0, 3);
+  dl_aint ext = model_extent(c);
   switch (kind) {
   case RT_CONTIG:
-    rc = dl_type_contiguous(n, c.t, &out->t);
-    out->m = model_contig(n, c.m);
-    out->desc = fmt("contig(%lld,%s)", (long long)n, c.desc);
+    *m = model_contig(rc->n, c);
     break;
-  case RT_VECTOR: {
-    dl_count stride = rng_range(r, -3, 5);
-    rc = dl_type_vector(n, bl, stride, c.t, &out->t);
-    out->m = model_hvector(n, bl, stride * ext, c.m);
-    out->desc = fmt("vector(%lld,%lld,%lld,%s)", (long long)n, (long long)bl,
-                    (long long)stride, c.desc);
+  case RT_VECTOR:
+    rc->stride = rng_range(r, -3, 5);
+    *m = model_hvector(rc->n, rc->bl, rc->stride * ext, c);
     break;
-  }
-  case RT_HVECTOR: {
-    dl_aint stride = rng_range(r, -64, 96);
-    if (rng_range(r, 0, 2) == 0)
-      stride = bl * ext;          /* touching blocks */
-    rc = dl_type_hvector(n, bl, stride, c.t, &out->t);
-    out->m = model_hvector(n, bl, stride, c.m);
-    out->desc = fmt("hvector(%lld,%lld,%lld,%s)", (long long)n, (long long)bl,
-                    (long long)stride, c.desc);
+  case RT_HVECTOR:
+    rc->stride = rng_range(r, 0, 2) == 0 ? rc->bl * ext : rng_range(r, -64, 96);
+    *m = model_hvector(rc->n, rc->bl, rc->stride, c);
     break;
-  }
-  case RT_RESIZED: {
-    dl_aint lb = rng_range(r, -16, 16);
-    dl_aint e = rng_range(r, 0, 4) == 0 ? rng_range(r, -24, 0)
-                                        : c.m->true_ub - c.m->true_lb + rng_range(r, 0, 24);
-    rc = dl_type_resized(c.t, lb, e, &out->t);
-    out->m = model_resized(c.m, lb, e);
-    out->desc = fmt("resized(%s,%lld,%lld)", c.desc, (long long)lb, (long long)e);
+  case RT_RESIZED:
+    rc->lb = rng_range(r, -16, 16);
+    rc->extent = rng_range(r, 0, 4) == 0 ? rng_range(r, -24, 0)
+                                         : c->true_ub - c->true_lb + rng_range(r, 0, 24);
+    *m = model_resized(c, rc->lb, rc->extent);
     break;
-  }
   case RT_DUP:
-    rc = dl_type_dup(c.t, &out->t);
-    out->m = model_copy(c.m);
-    out->desc = fmt("dup(%s)", c.desc);
+    *m = model_copy(c);
     break;
   case RT_SUBARRAY:
-    rc = gen_subarray(r, &c, out);
+    draw_subarray(r, rc);
+    *m = model_subarray(rc->ndims, rc->sizes, rc->subs, rc->starts, rc->order, c);
     break;
   case RT_DARRAY:
-    rc = gen_darray(r, &c, out);
+    draw_darray(r, rc);
+    *m = model_darray(rc->size, rc->rank, rc->ndims, rc->sizes, rc->dist,
+                      rc->darg, rc->psizes, rc->order, c);
     break;
   default:
-    rc = gen_indexed_family(r, kind, &c, out);
+    draw_indexed(r, rc, c);
+    *m = model_of_indexed(rc, c);
     break;
   }
-  return finish(out, rc, &c, 1);
+  model_free(c);
+  return rc;
 }
 
 int rtype_gen(rng *r, int depth, rtype *out, long *kind_counts)
 {
-  int rc = gen(r, depth, out, kind_counts);
-  if (rc == 0)
-    dl_type_commit(out->t);
-  return rc;
+  memset(out, 0, sizeof(*out));
+  model *m;
+  out->rc = child(r, depth + 1, &m, kind_counts);
+  out->m = m;
+  out->desc = recipe_desc(out->rc);
+  if (recipe_build(out->rc, &out->t) != DL_OK) {
+    out->t = NULL;
+    return -1;
+  }
+  if (out->rc->kind == RT_BUILTIN)
+    return 0;                   /* builtins are committed; never freed */
+  return dl_type_commit(out->t) == DL_OK ? 0 : -1;
 }

@@ -1,5 +1,7 @@
-/* Random nested types built twice: with the library's constructors and with
- * the model's, from the same arguments. */
+/* Random nested types. The generator draws a recipe (a tree of constructor
+ * calls with their arguments) and builds its typemap model at once; the
+ * same recipe is then built with the library's constructors (and, in the
+ * MPI tests, with MPICH's). */
 #ifndef TEST_RANDTYPE_H
 #define TEST_RANDTYPE_H
 
@@ -14,24 +16,43 @@ uint64_t rng_next(rng *r);
 /* uniform in [lo, hi] */
 int64_t rng_range(rng *r, int64_t lo, int64_t hi);
 
-typedef struct rtype {
-  dl_type *t;
-  model *m;
-  char *desc;      /* the constructor calls, for failure messages */
-} rtype;
-
-/* Constructor kinds the generator may choose from. */
 enum {
   RT_BUILTIN, RT_CONTIG, RT_VECTOR, RT_HVECTOR, RT_INDEXED, RT_HINDEXED,
   RT_INDEXED_BLOCK, RT_HINDEXED_BLOCK, RT_STRUCT, RT_RESIZED, RT_SUBARRAY,
   RT_DARRAY, RT_DUP, RT_PERIODIC, RT_NKINDS
 };
 
-/* A random type nested at most `depth` deep. Returns 0 on success, 1 when
-   the draw was too large to model (draw again), -1 when a library
-   constructor failed (a bug: out->desc says which). Every constructor kind
-   is reachable; kind_counts[k] counts the constructors used. */
+typedef struct recipe recipe;
+struct recipe {
+  int kind;
+  dl_builtin_t basic;           /* RT_BUILTIN */
+  dl_count n, bl;               /* counts; n is also the list length */
+  dl_aint stride;               /* vector: elements; hvector: bytes */
+  dl_count *bls;                /* indexed family, struct: n entries */
+  int64_t *displs;              /* elements (indexed, indexed_block) or bytes */
+  dl_aint lb, extent;           /* resized */
+  int ndims, order;             /* subarray, darray */
+  dl_count sizes[3], subs[3], starts[3];
+  int size, rank, dist[3], darg[3], psizes[3];
+  recipe **kids;                /* one child; struct: n */
+  int nkids;
+};
+
+typedef struct rtype {
+  recipe *rc;
+  model *m;
+  dl_type *t;                   /* committed */
+  char *desc;                   /* the recipe as text, for failure messages */
+} rtype;
+
+/* A random type nested at most `depth` deep, built and committed. Returns
+   0, or -1 when a library constructor failed (a bug: desc says which).
+   kind_counts, if given, counts the constructors drawn. */
 int rtype_gen(rng *r, int depth, rtype *out, long *kind_counts);
 void rtype_free(rtype *t);
+
+/* the recipe built with the library's constructors */
+int recipe_build(const recipe *rc, dl_type **out);
+char *recipe_desc(const recipe *rc);
 
 #endif

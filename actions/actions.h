@@ -1,0 +1,31 @@
+/* The action layer: the built-in actions and the calls that join a segment
+ * to an action. An action is a dl_action table (include/dataloop.h); the
+ * segment hands each leaf function whole leaf loops. */
+#ifndef DLI_ACTIONS_H
+#define DLI_ACTIONS_H
+
+#include "../segment/segment.h"
+
+/* pack and unpack: state is a char * cursor into the packed buffer */
+DLI_HIDDEN extern const dl_action dli_pack_action;
+DLI_HIDDEN extern const dl_action dli_unpack_action;
+
+struct dli_iov_state {
+  struct iovec *iov;
+  size_t max, n;
+};
+DLI_HIDDEN extern const dl_action dli_iov_action;
+
+struct dli_offlen_state {
+  uintptr_t buf;
+  int64_t *offs, *lens;
+  size_t max, n;
+};
+DLI_HIDDEN extern const dl_action dli_offlen_action;
+
+/* runs action a over [first, *last), first checking bounds for a bounded
+   segment whose whole extent is not known to lie inside them */
+DLI_HIDDEN int dli_process(dl_segment *s, size_t first, size_t *last,
+                           const dl_action *a, void *state);
+
+#endif

@@ -1,0 +1,96 @@
+/* MPI_Pack, MPI_Unpack and MPI_Pack_size semantics over a segment that
+ * lives on the stack for the call: no allocation for types of ordinary
+ * depth, and a plain memcpy when the data is one contiguous run. */
+#include <stdlib.h>
+#include <string.h>
+#include "actions.h"
+
+#define STACK_FRAMES 32
+
+static bool committed(const dl_type *t)
+{
+  return t->builtin ||
+         atomic_load_explicit(&((dl_type *)t)->committed, memory_order_acquire);
+}
+
+int dl_pack_size(dl_count count, const dl_type *t, size_t *size)
+{
+  if (!dli_type_valid(t) || count < 0 || !size)
+    return DL_ERR_ARG;
+  dl_count n;
+  if (__builtin_mul_overflow(count, t->b.size, &n) || (uint64_t)n > SIZE_MAX)
+    return DL_ERR_OVERFLOW;
+  *size = (size_t)n;
+  return DL_OK;
+}
+
+/* Moves the first min(size, avail) packed bytes between user memory and
+   the packed buffer; *moved says how many. */
+static int oneshot(const dl_action *a, bool pack, uintptr_t user,
+                   dl_count count, const dl_type *t, char *packed,
+                   size_t avail, size_t *moved)
+{
+  size_t size;
+  int rc = dl_pack_size(count, t, &size);
+  if (rc)
+    return rc;
+  size_t n = size < avail ? size : avail;
+  *moved = 0;
+  if (n == 0)
+    return size > 0 ? DL_ERR_TRUNCATE : DL_OK;
+  const dli_loop *l = t->loop;
+  if (dli_is_dense(l) && (count == 1 || t->b.ub - t->b.lb == t->b.size)) {
+    char *mem = (char *)(user + (uintptr_t)l->offset);
+    memmove(pack ? packed : mem, pack ? mem : packed, n);
+    *moved = n;
+    return n < size ? DL_ERR_TRUNCATE : DL_OK;
+  }
+  int frames = dli_segment_frames(t);
+  dl_segment *s = frames <= STACK_FRAMES ? __builtin_alloca(dli_segment_bytes(frames))
+                                         : malloc(dli_segment_bytes(frames));
+  if (!s)
+    return DL_ERR_NOMEM;
+  rc = dli_segment_init(s, frames, user, count, t);
+  size_t last = n;
+  char *cur = packed;
+  if (!rc)
+    rc = dli_segment_run(s, 0, &last, a, &cur);
+  if (frames > STACK_FRAMES)
+    free(s);
+  if (rc)
+    return rc;
+  *moved = last;
+  return last < size ? DL_ERR_TRUNCATE : DL_OK;
+}
+
+int dl_pack(const void *inbuf, dl_count incount, const dl_type *t,
+            void *outbuf, size_t outsize, size_t *position)
+{
+  if (!dli_type_valid(t) || incount < 0 || !position || *position > outsize ||
+      (!outbuf && outsize > 0))
+    return DL_ERR_ARG;
+  if (!committed(t))
+    return DL_ERR_NOT_COMMITTED;
+  size_t moved;
+  int rc = oneshot(&dli_pack_action, true, (uintptr_t)inbuf, incount, t,
+                   outbuf ? (char *)outbuf + *position : NULL,
+                   outsize - *position, &moved);
+  *position += moved;
+  return rc;
+}
+
+int dl_unpack(const void *inbuf, size_t insize, size_t *position,
+              void *outbuf, dl_count outcount, const dl_type *t)
+{
+  if (!dli_type_valid(t) || outcount < 0 || !position || *position > insize ||
+      (!inbuf && insize > 0))
+    return DL_ERR_ARG;
+  if (!committed(t))
+    return DL_ERR_NOT_COMMITTED;
+  size_t moved;
+  int rc = oneshot(&dli_unpack_action, false, (uintptr_t)outbuf, outcount, t,
+                   inbuf ? (char *)inbuf + *position : NULL,
+                   insize - *position, &moved);
+  *position += moved;
+  return rc;
+}

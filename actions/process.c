@@ -1,0 +1,121 @@
+/* The segment calls: each runs one action over a range of the stream.
+ * A bounded segment whose whole extent is not known to fit its bounds is
+ * first walked with a checking action over the same range, so a call that
+ * would touch anything outside fails before touching anything. */
+#include "actions.h"
+
+struct check {
+  uintptr_t lo, hi;
+  bool out;
+};
+
+/* lowest and highest byte a piece touches, plus one */
+static void piece_span(const dl_piece *p, uintptr_t *lo, uintptr_t *hi)
+{
+  dl_aint a = 0, z = 0;
+  if (!p->offs) {                          /* contig or vector */
+    dl_aint last = (p->count - 1) * p->stride;
+    a = last < 0 ? last : 0;
+    z = (last > 0 ? last : 0) + (dl_aint)p->blk;
+  } else {
+    for (dl_count i = 0; i < p->count; i++) {
+      dl_aint len = p->pre ? p->pre[i + 1] - p->pre[i] : (dl_aint)p->blk;
+      if (i == 0 || p->offs[i] < a) a = p->offs[i];
+      if (i == 0 || p->offs[i] + len > z) z = p->offs[i] + len;
+    }
+  }
+  dl_aint rl = (p->reps - 1) * p->rep_stride;
+  if (rl < 0) a += rl; else z += rl;
+  *lo = (uintptr_t)p->base + (uintptr_t)a;
+  *hi = (uintptr_t)p->base + (uintptr_t)z;
+}
+
+static size_t check_piece(void *st, const dl_piece *p)
+{
+  struct check *c = st;
+  uintptr_t lo, hi;
+  piece_span(p, &lo, &hi);
+  if (lo < c->lo || hi > c->hi || lo > hi) {
+    c->out = true;
+    return 0;
+  }
+  return dl_piece_bytes(p);
+}
+
+static const dl_action check_action = {check_piece, check_piece, check_piece,
+                                       check_piece};
+
+int dli_process(dl_segment *s, size_t first, size_t *last, const dl_action *a,
+                void *state)
+{
+  if (s->bounded && !s->inside) {
+    struct check c = {s->lo, s->hi, false};
+    size_t end = *last;
+    int rc = dli_segment_run(s, first, &end, &check_action, &c);
+    if (rc)
+      return rc;
+    if (c.out)
+      return DL_ERR_BOUNDS;
+  }
+  return dli_segment_run(s, first, last, a, state);
+}
+
+int dl_segment_process(dl_segment *s, size_t first, size_t *last,
+                       const dl_action *a, void *state)
+{
+  if (!s || !last || !a || !a->contig || !a->vector || !a->blockindexed ||
+      !a->indexed)
+    return DL_ERR_ARG;
+  return dli_process(s, first, last, a, state);
+}
+
+static bool range_ok(const dl_segment *s, size_t first, const size_t *last)
+{
+  return s && last && first <= *last && first <= s->size;
+}
+
+/* a buffer is needed unless the range is empty */
+static bool buf_ok(const dl_segment *s, size_t first, const size_t *last,
+                   const void *buf)
+{
+  return buf || first == (*last < s->size ? *last : s->size);
+}
+
+int dl_segment_pack(dl_segment *s, size_t first, size_t *last, void *outbuf)
+{
+  if (!range_ok(s, first, last) || !buf_ok(s, first, last, outbuf))
+    return DL_ERR_ARG;
+  char *cur = outbuf;
+  return dli_process(s, first, last, &dli_pack_action, &cur);
+}
+
+int dl_segment_unpack(dl_segment *s, size_t first, size_t *last,
+                      const void *inbuf)
+{
+  if (!range_ok(s, first, last) || !buf_ok(s, first, last, inbuf))
+    return DL_ERR_ARG;
+  char *cur = (char *)inbuf;
+  return dli_process(s, first, last, &dli_unpack_action, &cur);
+}
+
+int dl_segment_iov(dl_segment *s, size_t first, size_t *last,
+                   struct iovec *iov, size_t max_iov, size_t *n_iov)
+{
+  if (!range_ok(s, first, last) || !n_iov || (max_iov > 0 && !iov))
+    return DL_ERR_ARG;
+  struct dli_iov_state st = {iov, max_iov, 0};
+  int rc = dli_process(s, first, last, &dli_iov_action, &st);
+  *n_iov = st.n;
+  return rc;
+}
+
+int dl_segment_offlen(dl_segment *s, size_t first, size_t *last,
+                      int64_t *offsets, int64_t *lengths, size_t max, size_t *n)
+{
+  if (!range_ok(s, first, last) || !n || (max > 0 && (!offsets || !lengths)))
+    return DL_ERR_ARG;
+  struct dli_offlen_state st = {s->buf, offsets, lengths, max, 0};
+  int rc = dli_process(s, first, last, &dli_offlen_action, &st);
+  *n = st.n;
+  return rc;
+}

@@ -1,0 +1,80 @@
+/* The segment layer: what it offers the action layer.
+ *
+ * A segment walks the packed stream of (buf, count, type). Its state is an
+ * explicit stack of frames, one per non-leaf loop from the root down, plus
+ * the state of the leaf being processed; it is loaded when the segment is
+ * created and kept between calls, so a call that starts where the last one
+ * stopped needs no search, and any other start is found by arithmetic on
+ * the stack (division for regular loops, binary search over prefix sums
+ * for indexed and struct loops).
+ */
+#ifndef DLI_SEGMENT_H
+#define DLI_SEGMENT_H
+
+#include "../dataloop/loop.h"
+
+/* one non-leaf loop being iterated */
+typedef struct dli_frame {
+  const dli_loop *loop;
+  uintptr_t origin;  /* address the loop's offsets are relative to */
+  uintptr_t elem;    /* address of element j of block i */
+  dl_count i, j;
+} dli_frame;
+
+/* the leaf being processed, with the regular repetition of a fused parent
+   (a CONTIG or single-element VECTOR loop directly above it) folded in */
+typedef struct dli_leaf {
+  int kind;               /* DLI_VECTOR, DLI_BLOCKINDEXED or DLI_INDEXED */
+  uintptr_t base;         /* origin of repetition 0, leaf offset included */
+  dl_count reps;
+  dl_aint rstride;
+  dl_count count;         /* blocks per repetition */
+  size_t blk;             /* vector, blockindexed: bytes per block */
+  dl_aint stride;
+  const dl_aint *offs;
+  const dl_count *pre;
+  size_t min_blk, max_blk;
+  size_t repbytes;
+  dl_count r, i;          /* current repetition and block */
+  size_t off;             /* bytes already done in block i */
+} dli_leaf;
+
+struct dl_segment {
+  uintptr_t buf;
+  const dl_type *type;
+  dl_count count;
+  size_t size;            /* packed bytes of (count, type) */
+  size_t pos;             /* stream position the state describes */
+  const dli_loop *root;   /* type's root, or `top` for count > 1 */
+  dli_loop top;           /* count-time optimized loop over count copies */
+  bool bounded, inside;   /* bounds given; whole extent known inside them */
+  uintptr_t lo, hi;
+  bool owned;             /* allocated by dl_segment_create */
+  int depth;              /* frames in use */
+  int cap;                /* frames available */
+  dli_leaf leaf;
+  dli_frame frames[];
+};
+
+/* bytes of a segment with room for `frames` frames */
+static inline size_t dli_segment_bytes(int frames)
+{
+  return sizeof(struct dl_segment) + (size_t)frames * sizeof(dli_frame);
+}
+/* frames a segment over (count, t) needs */
+DLI_HIDDEN int dli_segment_frames(const dl_type *t);
+/* sets up a segment in caller memory with room for cap frames (at least
+   dli_segment_frames(t)) and positions it at stream byte 0 */
+DLI_HIDDEN int dli_segment_init(dl_segment *s, int cap, uintptr_t buf,
+                                dl_count count, const dl_type *t);
+/* positions the state at stream byte pos (pos <= size) */
+DLI_HIDDEN void dli_segment_seek(dl_segment *s, size_t pos);
+/* loads the leaf state for leaf loop l (or fused loop f over it) at origin */
+DLI_HIDDEN void dli_leaf_load(dli_leaf *lf, const dli_loop *l, uintptr_t origin);
+/* sets the leaf's (r, i, off) from a byte position inside it */
+DLI_HIDDEN void dli_leaf_set(dli_leaf *lf, size_t p);
+/* runs action a over [first, *last); the core of every processing call */
+DLI_HIDDEN int dli_segment_run(dl_segment *s, size_t first, size_t *last,
+                               const dl_action *a, void *state);
+
+#endif

@@ -1,0 +1,623 @@
+/* Segments and actions against the typemap model: pack and unpack of
+ * random types, the same split into random chunks in and out of order,
+ * iovec and offset/length lists under tiny limits, an embedder's own
+ * action, the one-shot calls' MPI semantics, bounds, and every error. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "segment.h"
+#include "buffers.h"
+#include "model.h"
+#include "randtype.h"
+
+#define INT32 dl_builtin(DL_INT32)
+#define DOUBLE dl_builtin(DL_DOUBLE)
+#define FLOAT dl_builtin(DL_FLOAT)
+
+static uint64_t seed;
+
+/* DL_TEST_SCALE (default 1) scales every randomized loop, so a run under
+   Valgrind can use the same suite with fewer draws */
+static int scaled(int n)
+{
+  const char *s = getenv("DL_TEST_SCALE");
+  double f = s ? atof(s) : 1.0;
+  int k = (int)(n * f);
+  return k > 0 ? k : 1;
+}
+
+/* a random committed type and count with its byte map and buffers */
+typedef struct casefix {
+  rtype rt;
+  dl_count count;
+  mrun *runs;
+  size_t nruns, size;
+  tbuf mem;
+} casefix;
+
+static void case_new(rng *r, casefix *c)
+{
+  int rc = rtype_gen(r, (int)rng_range(r, 1, 6), &c->rt, NULL);
+  ck_assert_msg(rc == 0, "seed %llu: building %s failed",
+                (unsigned long long)seed, c->rt.desc);
+  c->count = rng_range(r, 0, 3);
+  ck_assert_int_eq(model_bytemap(c->rt.m, c->count, &c->runs, &c->nruns), 0);
+  c->size = runs_bytes(c->runs, c->nruns);
+  tbuf_for(c->runs, c->nruns, &c->mem, rng_next(r));
+}
+
+static void case_free(casefix *c)
+{
+  rtype_free(&c->rt);
+  free(c->runs);
+  tbuf_free(&c->mem);
+}
+
+#define CASE_FMT "seed %llu, count %lld, type %s"
+#define CASE_ARGS(c) (unsigned long long)seed, (long long)(c)->count, (c)->rt.desc
+#define CASE_MSG(c) CASE_FMT, CASE_ARGS(c)
+
+START_TEST(random_pack_unpack)
+{
+  rng r = {seed ^ 1};
+  int n = scaled(10000);
+  for (int it = 0; it < n; it++) {
+    casefix c;
+    case_new(&r, &c);
+    size_t want_size;
+    ck_assert_int_eq(dl_pack_size(c.count, c.rt.t, &want_size), DL_OK);
+    ck_assert_msg(want_size == c.size, CASE_MSG(&c));
+    char *want = malloc(c.size + 1), *got = malloc(c.size + 1);
+    model_pack(c.runs, c.nruns, c.mem.origin, want);
+    size_t pos = 0;
+    ck_assert_int_eq(dl_pack(c.mem.origin, c.count, c.rt.t, got, c.size, &pos), DL_OK);
+    ck_assert_msg(pos == c.size, CASE_MSG(&c));
+    ck_assert_msg(memcmp(want, got, c.size) == 0, "pack: " CASE_MSG(&c));
+    /* unpack a fresh stream into a buffer with other contents: the model
+       and the library must leave identical buffers */
+    tbuf a = c.mem, b;
+    b.mem = malloc(c.mem.len + 1);
+    b.len = c.mem.len;
+    b.origin = b.mem + (c.mem.origin - c.mem.mem);
+    a.mem = malloc(c.mem.len + 1);
+    a.origin = a.mem + (c.mem.origin - c.mem.mem);
+    uint64_t f = rng_next(&r);
+    tbuf_fill(&a, f);
+    tbuf_fill(&b, f);
+    for (size_t i = 0; i < c.size; i++)
+      want[i] = (char)rng_next(&r);
+    model_unpack(c.runs, c.nruns, a.origin, want);
+    pos = 0;
+    ck_assert_int_eq(dl_unpack(want, c.size, &pos, b.origin, c.count, c.rt.t), DL_OK);
+    ck_assert_msg(pos == c.size, CASE_MSG(&c));
+    ck_assert_msg(memcmp(a.mem, b.mem, c.mem.len) == 0, "unpack: " CASE_MSG(&c));
+    free(a.mem);
+    free(b.mem);
+    free(want);
+    free(got);
+    case_free(&c);
+  }
+}
+END_TEST
+
+/* the range [0, size) cut into pieces of random sizes */
+static size_t cut(rng *r, size_t size, size_t *edges, size_t max)
+{
+  size_t n = 0, at = 0;
+  size_t big = size / 3 + 1;
+  edges[n++] = 0;
+  while (at < size && n < max - 1) {
+    size_t step = rng_range(r, 0, 3) == 0 ? (size_t)rng_range(r, 1, (int64_t)big)
+                                          : (size_t)rng_range(r, 1, 9);
+    at = at + step < size ? at + step : size;
+    edges[n++] = at;
+  }
+  if (at < size)
+    edges[n++] = size;
+  return n;
+}
+
+static void shuffle(rng *r, size_t *v, size_t n)
+{
+  for (size_t i = n; i > 1; i--) {
+    size_t j = (size_t)rng_range(r, 0, (int64_t)i - 1), t = v[i - 1];
+    v[i - 1] = v[j];
+    v[j] = t;
+  }
+}
+
+START_TEST(random_chunks)
+{
+  rng r = {seed ^ 2};
+  int n = scaled(3000);
+  size_t edges[256], order[256];
+  for (int it = 0; it < n; it++) {
+    casefix c;
+    case_new(&r, &c);
+    char *want = malloc(c.size + 1), *got = malloc(c.size + 1);
+    model_pack(c.runs, c.nruns, c.mem.origin, want);
+    size_t ne = cut(&r, c.size, edges, 256);
+    dl_segment *s;
+    ck_assert_int_eq(dl_segment_create(c.mem.origin, c.count, c.rt.t, &s), DL_OK);
+    ck_assert_uint_eq(dl_segment_size(s), c.size);
+    for (int pass = 0; pass < 2; pass++) {
+      for (size_t k = 0; k + 1 < ne; k++)
+        order[k] = k;
+      if (pass == 1)
+        shuffle(&r, order, ne - 1);          /* out of order */
+      memset(got, 0, c.size);
+      for (size_t k = 0; k + 1 < ne; k++) {
+        size_t a = edges[order[k]], z = edges[order[k] + 1], last = z;
+        ck_assert_int_eq(dl_segment_pack(s, a, &last, got + a), DL_OK);
+        ck_assert_msg(last == z, "pass %d: " CASE_FMT, pass, CASE_ARGS(&c));
+      }
+      ck_assert_msg(memcmp(want, got, c.size) == 0,
+                    "chunked pack pass %d: " CASE_FMT, pass, CASE_ARGS(&c));
+    }
+    /* unpack in shuffled chunks equals the one-shot unpack */
+    tbuf one = c.mem, two = c.mem;
+    one.mem = malloc(c.mem.len + 1);
+    two.mem = malloc(c.mem.len + 1);
+    one.origin = one.mem + (c.mem.origin - c.mem.mem);
+    two.origin = two.mem + (c.mem.origin - c.mem.mem);
+    uint64_t f = rng_next(&r);
+    tbuf_fill(&one, f);
+    tbuf_fill(&two, f);
+    size_t pos = 0;
+    ck_assert_int_eq(dl_unpack(want, c.size, &pos, one.origin, c.count, c.rt.t), DL_OK);
+    dl_segment *u;
+    ck_assert_int_eq(dl_segment_create(two.origin, c.count, c.rt.t, &u), DL_OK);
+    shuffle(&r, order, ne - 1);
+    for (size_t k = 0; k + 1 < ne; k++) {
+      size_t a = edges[order[k]], z = edges[order[k] + 1], last = z;
+      ck_assert_int_eq(dl_segment_unpack(u, a, &last, want + a), DL_OK);
+      ck_assert_uint_eq(last, z);
+    }
+    /* shuffled unpack of overlapping blocks may legitimately end with a
+       different winner; compare only when no byte is written twice */
+    bool overlap = false;
+    for (size_t i = 0; i < c.nruns && !overlap; i++)
+      for (size_t j = i + 1; j < c.nruns && !overlap; j++)
+        overlap = c.runs[i].disp < c.runs[j].disp + c.runs[j].len &&
+                  c.runs[j].disp < c.runs[i].disp + c.runs[i].len;
+    if (!overlap)
+      ck_assert_msg(memcmp(one.mem, two.mem, c.mem.len) == 0,
+                    "chunked unpack: " CASE_MSG(&c));
+    dl_segment_free(&u);
+    dl_segment_free(&s);
+    ck_assert_ptr_null(s);
+    free(one.mem);
+    free(two.mem);
+    free(want);
+    free(got);
+    case_free(&c);
+  }
+}
+END_TEST
+
+START_TEST(random_lists)
+{
+  rng r = {seed ^ 3};
+  int n = scaled(3000);
+  for (int it = 0; it < n; it++) {
+    casefix c;
+    case_new(&r, &c);
+    dl_segment *s;
+    ck_assert_int_eq(dl_segment_create(c.mem.origin, c.count, c.rt.t, &s), DL_OK);
+    size_t max = (size_t)rng_range(&r, 1, 3);
+    for (int kind = 0; kind < 2; kind++) {
+      mrun *got = NULL;
+      size_t ngot = 0, cap = 0, at = 0;
+      int calls = 0;
+      while (at < c.size) {
+        struct iovec iov[3];
+        int64_t offs[3], lens[3];
+        size_t k = 0, last = SIZE_MAX;
+        if (kind == 0)
+          ck_assert_int_eq(dl_segment_iov(s, at, &last, iov, max, &k), DL_OK);
+        else
+          ck_assert_int_eq(dl_segment_offlen(s, at, &last, offs, lens, max, &k), DL_OK);
+        ck_assert_msg(k >= 1 && k <= max && last > at, CASE_MSG(&c));
+        size_t bytes = 0;
+        for (size_t i = 0; i < k; i++) {
+          dl_aint d = kind == 0 ? (char *)iov[i].iov_base - c.mem.origin : offs[i];
+          dl_count len = kind == 0 ? (dl_count)iov[i].iov_len : lens[i];
+          bytes += (size_t)len;
+          mrun_push(&got, &ngot, &cap, d, len);
+        }
+        ck_assert_msg(bytes == last - at, "list bytes: " CASE_MSG(&c));
+        at = last;
+        calls++;
+      }
+      bool same = ngot == c.nruns;
+      for (size_t i = 0; same && i < ngot; i++)
+        same = got[i].disp == c.runs[i].disp && got[i].len == c.runs[i].len;
+      ck_assert_msg(same, "%s list: " CASE_FMT, kind ? "offlen" : "iov",
+                    CASE_ARGS(&c));
+      free(got);
+    }
+    dl_segment_free(&s);
+    case_free(&c);
+  }
+}
+END_TEST
+
+/* ---- an embedder's action: a position-weighted checksum ---- */
+
+struct sum {
+  uint64_t s;
+  uint64_t expect_pos;
+  bool in_order;
+};
+
+static void sum_bytes(struct sum *st, const char *p, size_t n, size_t pos)
+{
+  for (size_t i = 0; i < n; i++)
+    st->s += (uint64_t)(unsigned char)p[i] * (pos + i + 1);
+}
+
+static size_t sum_contig(void *state, const dl_piece *p)
+{
+  struct sum *st = state;
+  st->in_order = st->in_order && p->pos == st->expect_pos;
+  sum_bytes(st, p->base, p->blk, p->pos);
+  st->expect_pos = p->pos + p->blk;
+  return p->blk;
+}
+
+static size_t sum_blocks(void *state, const dl_piece *p)
+{
+  struct sum *st = state;
+  st->in_order = st->in_order && p->pos == st->expect_pos;
+  size_t pos = p->pos;
+  for (dl_count r = 0; r < p->reps; r++)
+    for (dl_count i = 0; i < p->count; i++) {
+      const char *b = p->base + r * p->rep_stride +
+                      (p->offs ? p->offs[i] : i * p->stride);
+      size_t len = p->pre ? (size_t)(p->pre[i + 1] - p->pre[i]) : p->blk;
+      sum_bytes(st, b, len, pos);
+      pos += len;
+    }
+  st->expect_pos = pos;
+  return pos - p->pos;
+}
+
+static const dl_action sum_action = {sum_contig, sum_blocks, sum_blocks, sum_blocks};
+
+START_TEST(custom_action)
+{
+  rng r = {seed ^ 4};
+  int n = scaled(2000);
+  for (int it = 0; it < n; it++) {
+    casefix c;
+    case_new(&r, &c);
+    char *packed = malloc(c.size + 1);
+    model_pack(c.runs, c.nruns, c.mem.origin, packed);
+    struct sum want = {0, 0, true}, got = {0, 0, true};
+    sum_bytes(&want, packed, c.size, 0);
+    dl_segment *s;
+    ck_assert_int_eq(dl_segment_create(c.mem.origin, c.count, c.rt.t, &s), DL_OK);
+    size_t last = c.size;
+    ck_assert_int_eq(dl_segment_process(s, 0, &last, &sum_action, &got), DL_OK);
+    ck_assert_uint_eq(last, c.size);
+    ck_assert_msg(got.in_order && got.s == want.s, "checksum: " CASE_MSG(&c));
+    dl_segment_free(&s);
+    free(packed);
+    case_free(&c);
+  }
+  dl_action incomplete = sum_action;
+  incomplete.indexed = NULL;
+  dl_segment *s;
+  ck_assert_int_eq(dl_segment_create(NULL, 0, INT32, &s), DL_OK);
+  size_t last = 0;
+  ck_assert_int_eq(dl_segment_process(s, 0, &last, &incomplete, NULL), DL_ERR_ARG);
+  ck_assert_int_eq(dl_segment_process(s, 0, &last, NULL, NULL), DL_ERR_ARG);
+  dl_segment_free(&s);
+}
+END_TEST
+
+/* ---- hand-written loops as a second oracle ---- */
+
+START_TEST(flash_manual)
+{
+  /* 80 blocks of 16^3 cells of 24 doubles; pack the 8^3 interior of each
+     block variable by variable, as the paper's Flash I/O test */
+  size_t cells = 80 * 16 * 16 * 16;
+  double *mem = malloc(cells * 24 * sizeof(double));
+  for (size_t i = 0; i < cells * 24; i++)
+    mem[i] = (double)i;
+  double *want = malloc(80 * 512 * 24 * sizeof(double)), *w = want;
+  for (int v = 0; v < 24; v++)
+    for (int b = 0; b < 80; b++)
+      for (int z = 4; z < 12; z++)
+        for (int y = 4; y < 12; y++)
+          for (int x = 4; x < 12; x++)
+            *w++ = mem[((((size_t)b * 16 + z) * 16 + y) * 16 + x) * 24 + v];
+  dl_type *x, *y, *z, *blocks, *vars;
+  ck_assert_int_eq(dl_type_hvector(8, 1, 192, DOUBLE, &x), DL_OK);
+  ck_assert_int_eq(dl_type_hvector(8, 1, 16 * 192, x, &y), DL_OK);
+  ck_assert_int_eq(dl_type_hvector(8, 1, 16 * 16 * 192, y, &z), DL_OK);
+  ck_assert_int_eq(dl_type_hvector(80, 1, 16 * 16 * 16 * 192, z, &blocks), DL_OK);
+  ck_assert_int_eq(dl_type_hvector(24, 1, 8, blocks, &vars), DL_OK);
+  ck_assert_int_eq(dl_type_commit(vars), DL_OK);
+  double *got = malloc(80 * 512 * 24 * sizeof(double));
+  size_t pos = 0, size = 80 * 512 * 24 * sizeof(double);
+  char *interior = (char *)mem + ((4 * 16 + 4) * 16 + 4) * 192;
+  ck_assert_int_eq(dl_pack(interior, 1, vars, got, size, &pos), DL_OK);
+  ck_assert_uint_eq(pos, size);
+  ck_assert(memcmp(want, got, size) == 0);
+  /* and back, through 64 KiB segment chunks */
+  memset(mem, 0, cells * 24 * sizeof(double));
+  dl_segment *s;
+  ck_assert_int_eq(dl_segment_create(interior, 1, vars, &s), DL_OK);
+  for (size_t at = 0; at < size; at += 65536) {
+    size_t last = at + 65536;
+    ck_assert_int_eq(dl_segment_unpack(s, at, &last, (char *)got + at), DL_OK);
+  }
+  dl_segment_free(&s);
+  w = want;
+  for (int v = 0; v < 24; v++)
+    for (int b = 0; b < 80; b++)
+      for (int zz = 4; zz < 12; zz++)
+        for (int yy = 4; yy < 12; yy++)
+          for (int xx = 4; xx < 12; xx++)
+            ck_assert(mem[((((size_t)b * 16 + zz) * 16 + yy) * 16 + xx) * 24 + v] == *w++);
+  dl_type *ts[5] = {x, y, z, blocks, vars};
+  for (int i = 0; i < 5; i++)
+    dl_type_free(&ts[i]);
+  free(mem);
+  free(want);
+  free(got);
+}
+END_TEST
+
+/* ---- count-time optimization: it fires, and the bytes are the same ---- */
+
+START_TEST(count_time)
+{
+  /* Struct Vector: one float resized to twice its extent, count N, must
+     become the same single vector leaf as Vector(N, 1, 2) */
+  dl_type *sv, *v;
+  ck_assert_int_eq(dl_type_resized(FLOAT, 0, 8, &sv), DL_OK);
+  ck_assert_int_eq(dl_type_vector(1000, 1, 2, FLOAT, &v), DL_OK);
+  dl_type_commit(sv);
+  dl_type_commit(v);
+  float *a = malloc(2000 * sizeof(float));
+  for (int i = 0; i < 2000; i++)
+    a[i] = (float)i;
+  dl_segment *s1, *s2;
+  ck_assert_int_eq(dl_segment_create(a, 1000, sv, &s1), DL_OK);
+  ck_assert_int_eq(dl_segment_create(a, 1, v, &s2), DL_OK);
+  ck_assert(s1->root->leaf && s1->root->kind == DLI_VECTOR);
+  ck_assert_int_eq(s1->root->count, 1000);
+  ck_assert_int_eq(s1->root->stride, 8);
+  ck_assert_int_eq(s1->depth, 0);
+  float p1[1000], p2[1000];
+  size_t last = sizeof(p1);
+  ck_assert_int_eq(dl_segment_pack(s1, 0, &last, p1), DL_OK);
+  last = sizeof(p2);
+  ck_assert_int_eq(dl_segment_pack(s2, 0, &last, p2), DL_OK);
+  ck_assert(memcmp(p1, p2, sizeof(p1)) == 0);
+  for (int i = 0; i < 1000; i++)
+    ck_assert(p1[i] == (float)(2 * i));
+  dl_segment_free(&s1);
+  dl_segment_free(&s2);
+  /* count copies of a contiguous type: one run */
+  dl_type *c3;
+  ck_assert_int_eq(dl_type_contiguous(3, FLOAT, &c3), DL_OK);
+  dl_type_commit(c3);
+  ck_assert_int_eq(dl_segment_create(a, 600, c3, &s1), DL_OK);
+  ck_assert(s1->root->leaf && s1->root->kind == DLI_CONTIG);
+  ck_assert_int_eq(s1->root->count, 7200);
+  dl_segment_free(&s1);
+  /* a vector whose copies continue its stride: one longer vector */
+  dl_type *rv;
+  ck_assert_int_eq(dl_type_resized(v, 0, 8000, &rv), DL_OK);
+  dl_type_commit(rv);
+  ck_assert_int_eq(dl_segment_create(a, 2, rv, &s1), DL_OK);
+  ck_assert(s1->root->kind == DLI_VECTOR && s1->root->count == 2000);
+  dl_segment_free(&s1);
+  dl_type_free(&rv);
+  dl_type_free(&c3);
+  dl_type_free(&sv);
+  dl_type_free(&v);
+  free(a);
+}
+END_TEST
+
+/* ---- one-shot semantics ---- */
+
+START_TEST(oneshot)
+{
+  dl_type *v;
+  ck_assert_int_eq(dl_type_vector(4, 1, 2, INT32, &v), DL_OK);
+  int32_t in[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+  char out[40];
+  size_t pos = 0;
+  ck_assert_int_eq(dl_pack(in, 1, v, out, sizeof(out), &pos), DL_ERR_NOT_COMMITTED);
+  ck_assert_int_eq(dl_unpack(out, sizeof(out), &pos, in, 1, v), DL_ERR_NOT_COMMITTED);
+  ck_assert_int_eq(dl_type_commit(v), DL_OK);
+  /* position advances; a second pack appends */
+  ck_assert_int_eq(dl_pack(in, 1, v, out, sizeof(out), &pos), DL_OK);
+  ck_assert_uint_eq(pos, 16);
+  ck_assert_int_eq(dl_pack(in + 1, 1, v, out, sizeof(out), &pos), DL_OK);
+  ck_assert_uint_eq(pos, 32);
+  int32_t w[8];
+  memcpy(w, out, 32);
+  int32_t expect[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+  ck_assert(memcmp(w, expect, 32) == 0);
+  /* too small: what fits is written, nothing past the end, position says
+     how far it got */
+  memset(out, 0x55, sizeof(out));
+  pos = 2;
+  ck_assert_int_eq(dl_pack(in, 1, v, out, 12, &pos), DL_ERR_TRUNCATE);
+  ck_assert_uint_eq(pos, 12);
+  ck_assert(memcmp(out + 2, expect, 10) == 0);
+  for (int i = 12; i < 40; i++)
+    ck_assert_int_eq(out[i], 0x55);
+  ck_assert_int_eq(out[0], 0x55);
+  /* unpack of a short stream: unpacks what is there, reports truncation */
+  int32_t dst[8] = {0};
+  int32_t src[4] = {10, 20, 30, 40};
+  pos = 0;
+  ck_assert_int_eq(dl_unpack(src, 10, &pos, dst, 1, v), DL_ERR_TRUNCATE);
+  ck_assert_uint_eq(pos, 10);
+  ck_assert_int_eq(dst[0], 10);
+  ck_assert_int_eq(dst[2], 20);
+  ck_assert_int_eq(dst[4] & 0xffff, 30 & 0xffff);
+  ck_assert_int_eq(dst[6], 0);
+  /* bad arguments */
+  pos = 0;
+  ck_assert_int_eq(dl_pack(in, -1, v, out, 40, &pos), DL_ERR_ARG);
+  ck_assert_int_eq(dl_pack(in, 1, NULL, out, 40, &pos), DL_ERR_ARG);
+  ck_assert_int_eq(dl_pack(in, 1, v, out, 40, NULL), DL_ERR_ARG);
+  ck_assert_int_eq(dl_pack(in, 1, v, NULL, 40, &pos), DL_ERR_ARG);
+  pos = 41;
+  ck_assert_int_eq(dl_pack(in, 1, v, out, 40, &pos), DL_ERR_ARG);
+  ck_assert_int_eq(dl_unpack(out, 40, &pos, in, 1, v), DL_ERR_ARG);
+  pos = 0;
+  ck_assert_int_eq(dl_unpack(NULL, 40, &pos, in, 1, v), DL_ERR_ARG);
+  ck_assert_int_eq(dl_unpack(out, 40, &pos, in, -3, v), DL_ERR_ARG);
+  size_t sz;
+  ck_assert_int_eq(dl_pack_size(-1, v, &sz), DL_ERR_ARG);
+  ck_assert_int_eq(dl_pack_size(1, v, NULL), DL_ERR_ARG);
+  ck_assert_int_eq(dl_pack_size(INT64_MAX / 8, v, &sz), DL_ERR_OVERFLOW);
+  ck_assert_int_eq(dl_pack_size(5, v, &sz), DL_OK);
+  ck_assert_uint_eq(sz, 80);
+  /* zero count and zero output space are fine */
+  pos = 0;
+  ck_assert_int_eq(dl_pack(in, 0, v, NULL, 0, &pos), DL_OK);
+  ck_assert_uint_eq(pos, 0);
+  /* predefined types need no commit */
+  pos = 0;
+  ck_assert_int_eq(dl_pack(in, 2, INT32, out, 40, &pos), DL_OK);
+  ck_assert_uint_eq(pos, 8);
+  dl_type_free(&v);
+}
+END_TEST
+
+START_TEST(segment_errors)
+{
+  dl_type *v;
+  dl_segment *s = (dl_segment *)1;
+  ck_assert_int_eq(dl_type_vector(4, 1, 2, INT32, &v), DL_OK);
+  ck_assert_int_eq(dl_segment_create(NULL, 1, v, &s), DL_ERR_NOT_COMMITTED);
+  ck_assert_ptr_null(s);
+  dl_type_commit(v);
+  ck_assert_int_eq(dl_segment_create(NULL, -1, v, &s), DL_ERR_ARG);
+  ck_assert_int_eq(dl_segment_create(NULL, 1, NULL, &s), DL_ERR_ARG);
+  ck_assert_int_eq(dl_segment_create(NULL, 1, v, NULL), DL_ERR_ARG);
+  ck_assert_int_eq(dl_segment_create(NULL, INT64_MAX / 4, v, &s), DL_ERR_OVERFLOW);
+  ck_assert_int_eq(dl_segment_create_bounded(NULL, 1, v, 10, 5, &s), DL_ERR_ARG);
+  int32_t in[8] = {0};
+  char out[16];
+  ck_assert_int_eq(dl_segment_create(in, 1, v, &s), DL_OK);
+  /* the segment holds its own reference: freeing the type is safe */
+  ck_assert_int_eq(dl_type_free(&v), DL_OK);
+  size_t last = 16;
+  ck_assert_int_eq(dl_segment_pack(NULL, 0, &last, out), DL_ERR_ARG);
+  ck_assert_int_eq(dl_segment_pack(s, 0, NULL, out), DL_ERR_ARG);
+  ck_assert_int_eq(dl_segment_pack(s, 0, &last, NULL), DL_ERR_ARG);
+  ck_assert_int_eq(dl_segment_pack(s, 17, &last, out), DL_ERR_ARG);
+  last = 4;
+  ck_assert_int_eq(dl_segment_pack(s, 8, &last, out), DL_ERR_ARG);
+  ck_assert_int_eq(dl_segment_unpack(s, 0, &last, NULL), DL_ERR_ARG);
+  size_t n;
+  last = 16;
+  ck_assert_int_eq(dl_segment_iov(s, 0, &last, NULL, 4, &n), DL_ERR_ARG);
+  ck_assert_int_eq(dl_segment_iov(s, 0, &last, NULL, 0, NULL), DL_ERR_ARG);
+  int64_t o[2], l[2];
+  ck_assert_int_eq(dl_segment_offlen(s, 0, &last, o, NULL, 2, &n), DL_ERR_ARG);
+  /* a request past the end stops at the end; an empty list makes no
+     progress and says so */
+  last = 1000;
+  ck_assert_int_eq(dl_segment_pack(s, 0, &last, out), DL_OK);
+  ck_assert_uint_eq(last, 16);
+  last = 16;
+  ck_assert_int_eq(dl_segment_iov(s, 0, &last, NULL, 0, &n), DL_OK);
+  ck_assert_uint_eq(last, 0);
+  ck_assert_uint_eq(n, 0);
+  last = 16;
+  ck_assert_int_eq(dl_segment_offlen(s, 4, &last, o, l, 2, &n), DL_OK);
+  ck_assert_uint_eq(last, 12);          /* two entries hold blocks 1 and 2 */
+  ck_assert_uint_eq(n, 2);
+  ck_assert_int_eq(o[0], 8);
+  ck_assert_int_eq(o[1], 16);
+  dl_segment_free(&s);
+  dl_segment_free(&s);                  /* NULL: nothing */
+  dl_segment_free(NULL);
+}
+END_TEST
+
+START_TEST(bounded)
+{
+  dl_type *v;
+  ck_assert_int_eq(dl_type_vector(4, 2, 3, INT32, &v), DL_OK);   /* bytes 0..44 */
+  dl_type_commit(v);
+  int32_t in[12];
+  for (int i = 0; i < 11; i++)
+    in[i] = i;
+  char out[32];
+  dl_segment *s;
+  /* inside: works */
+  ck_assert_int_eq(dl_segment_create_bounded(in, 1, v, 0, 44, &s), DL_OK);
+  size_t last = 32;
+  ck_assert_int_eq(dl_segment_pack(s, 0, &last, out), DL_OK);
+  ck_assert_uint_eq(last, 32);
+  dl_segment_free(&s);
+  /* one byte short: the call fails before writing anything */
+  ck_assert_int_eq(dl_segment_create_bounded(in, 1, v, 0, 43, &s), DL_OK);
+  memset(out, 0x77, sizeof(out));
+  last = 32;
+  ck_assert_int_eq(dl_segment_pack(s, 0, &last, out), DL_ERR_BOUNDS);
+  for (int i = 0; i < 32; i++)
+    ck_assert_int_eq(out[i], 0x77);
+  /* a range that stays inside the bounds is still served */
+  last = 24;
+  ck_assert_int_eq(dl_segment_pack(s, 0, &last, out), DL_OK);
+  ck_assert_uint_eq(last, 24);
+  ck_assert(memcmp(out, (int32_t[]){0, 1, 3, 4, 6, 7}, 24) == 0);
+  /* unpack refuses to write outside too */
+  int32_t dst[12] = {0};
+  dl_segment *u;
+  ck_assert_int_eq(dl_segment_create_bounded(dst, 1, v, 4, 44, &u), DL_OK);
+  last = 32;
+  ck_assert_int_eq(dl_segment_unpack(u, 0, &last, out), DL_ERR_BOUNDS);
+  for (int i = 0; i < 12; i++)
+    ck_assert_int_eq(dst[i], 0);
+  size_t n;
+  struct iovec iov[8];
+  last = 32;
+  ck_assert_int_eq(dl_segment_iov(u, 0, &last, iov, 8, &n), DL_ERR_BOUNDS);
+  dl_segment_free(&u);
+  dl_segment_free(&s);
+  dl_type_free(&v);
+}
+END_TEST
+
+int main(void)
+{
+  const char *e = getenv("DL_TEST_SEED");
+  seed = e ? strtoull(e, NULL, 0) : (uint64_t)time(NULL);
+  fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat)\n",
+          (unsigned long long)seed);
+  Suite *su = suite_create("segments");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, random_pack_unpack);
+  tcase_add_test(tc, random_chunks);
+  tcase_add_test(tc, random_lists);
+  tcase_add_test(tc, custom_action);
+  tcase_add_test(tc, flash_manual);
+  tcase_add_test(tc, count_time);
+  tcase_add_test(tc, oneshot);
+  tcase_add_test(tc, segment_errors);
+  tcase_add_test(tc, bounded);
+  suite_add_tcase(su, tc);
+  SRunner *sr = srunner_create(su);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -116,9 +116,51 @@ DLI_HIDDEN int dli_mk_blocks(dli_build *b, dl_count n, dl_count *blocklens,
 DLI_HIDDEN int dli_mk_struct(dli_build *b, dl_count n, const dl_count *blocklens,
                              const dl_aint *offs, const dli_elem *elems,
                              const dli_loop **out);
-/* smallest period (in blocks) of a block list, 0 if it does not repeat */
-DLI_HIDDEN dl_count dli_find_period(dl_count n, const dl_count *bls,
-                                    const dl_aint *offs);
+/* ---- block lists of one element type (blocklist.c, fold.c) ---- */
+typedef struct dli_blocks {
+  dl_count n;
+  const dl_count *bls;     /* lengths in elements, or NULL: bl for all */
+  dl_count bl;
+  const void *displs;      /* dl_aint bytes, or dl_count elements of ext */
+  bool bytes;
+  dl_aint ext;             /* element extent */
+} dli_blocks;
+
+/* iterates nonempty blocks, touching ones merged; rc says why it stopped
+   early (a negative length, an overflow) */
+typedef struct dli_blkit {
+  const dli_blocks *s;
+  dl_count i;              /* next raw block */
+  int rc;
+  dl_count peeked;         /* 1 + index of the raw block held below, or 0 */
+  dl_aint poff;
+  dl_count plen;
+} dli_blkit;
+DLI_HIDDEN bool dli_blkit_next(dli_blkit *it, dl_aint *off, dl_count *len);
+
+#define DLI_FOLD_MAX_PERIOD 1024     /* longest period looked for, in blocks */
+#define DLI_SCAN_PREFIX (2 * DLI_FOLD_MAX_PERIOD + 1)
+
+/* what one pass over a block list learns */
+typedef struct dli_scan {
+  dl_count m;              /* merged nonempty blocks */
+  dl_count ncopies;        /* elements */
+  dl_aint lo, hi;          /* span of the element copies' displacements */
+  bool uniform, even;      /* one length; one distance between blocks */
+  dl_aint delta;           /* that distance */
+  dl_count *pbls, *praw;   /* the first blocks: length, raw index */
+  dl_aint *poffs;
+  dl_count *rbls;          /* the latest blocks, for the pattern check */
+  dl_aint *roffs;
+  dl_count period;         /* a repeating pattern of this many blocks ... */
+  dl_aint pdelta;          /* ... each this far after its twin ... */
+  dl_count periodic;       /* ... holds for blocks [0, periodic) */
+  dl_count tail_raw;       /* raw index of block periodic / period * period */
+} dli_scan;
+DLI_HIDDEN int dli_scan_blocks(dli_build *b, const dli_blocks *s, dli_scan *sc);
+DLI_HIDDEN dl_count dli_prefix_period(const dl_count *bls, const dl_aint *offs,
+                                      dl_count n);
+
 /* the indexed family: blocklens, or one length bl for all; displs in bytes
    or in extents of old */
 DLI_HIDDEN int dli_type_blocks(dl_count count, const dl_count *blocklens,

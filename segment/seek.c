@@ -19,6 +19,7 @@ static dl_count search(const dl_count *pre, dl_count n, dl_count x)
 
 void dli_leaf_load(dli_leaf *lf, const dli_loop *l, uintptr_t origin)
 {
+  uintptr_t at = origin;
   dl_count reps = 1;
   dl_aint rstride = 0;
   if (!l->leaf) {                 /* a fused parent: its repetition */
@@ -42,6 +43,8 @@ void dli_leaf_load(dli_leaf *lf, const dli_loop *l, uintptr_t origin)
     lf->rstride = 0;
     lf->repbytes = lf->blk * (size_t)reps;
   }
+  lf->total = lf->repbytes * (size_t)lf->reps;
+  lf->delta = lf->base - at;
 }
 
 void dli_leaf_set(dli_leaf *lf, size_t p)

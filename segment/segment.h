@@ -35,6 +35,8 @@ typedef struct dli_leaf {
   const dl_count *pre;
   size_t min_blk, max_blk;
   size_t repbytes;
+  size_t total;           /* packed bytes of all repetitions */
+  uintptr_t delta;        /* base minus the origin it was loaded at */
   dl_count r, i;          /* current repetition and block */
   size_t off;             /* bytes already done in block i */
 } dli_leaf;

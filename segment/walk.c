@@ -54,6 +54,29 @@ static size_t leaf_run(dl_segment *s, size_t avail, const dl_action *a,
 {
   dli_leaf *lf = &s->leaf;
   size_t done = 0;
+  if (lf->r == 0 && lf->i == 0 && lf->off == 0 && avail >= lf->total) {
+    /* the common case: the whole leaf, all repetitions, in one call */
+    dl_piece p = {.base = (char *)lf->base, .reps = lf->reps,
+                  .rep_stride = lf->rstride, .count = lf->count, .blk = lf->blk,
+                  .stride = lf->stride, .min_blk = lf->min_blk,
+                  .max_blk = lf->max_blk, .pos = s->pos};
+    size_t got;
+    if (lf->kind == DLI_VECTOR) {
+      got = lf->count == 1 && lf->reps == 1 ? a->contig(st, &p) : a->vector(st, &p);
+    } else {
+      p.offs = lf->offs;
+      if (lf->kind == DLI_INDEXED)
+        p.pre = lf->pre;
+      got = lf->kind == DLI_INDEXED ? a->indexed(st, &p) : a->blockindexed(st, &p);
+    }
+    if (got == lf->total) {
+      lf->r = lf->reps;
+      return got;
+    }
+    dli_leaf_set(lf, got);
+    *stopped = true;
+    return got;
+  }
   while (done < avail && lf->r < lf->reps) {
     size_t left = avail - done, bb = block_bytes(lf, lf->i), want, got;
     dl_piece p = {.pos = s->pos + done, .reps = 1};
@@ -149,6 +172,14 @@ static bool next_leaf(dl_segment *s)
     d--;
   if (d < 0)
     return false;
+  dli_frame *low = &s->frames[d];
+  if (d == s->depth - 1 && low->loop->kind != DLI_STRUCT) {
+    /* the same leaf loop again, one element further on */
+    s->leaf.base = low->elem + s->leaf.delta;
+    s->leaf.r = s->leaf.i = 0;
+    s->leaf.off = 0;
+    return true;
+  }
   for (;;) {
     dli_frame *f = &s->frames[d];
     const dli_loop *c = f->loop->kind == DLI_STRUCT ? f->loop->children[f->i]

@@ -1,0 +1,530 @@
+/* dataloop-bench: manual loops, dataloop and MPICH side by side.
+ *
+ *   dataloop-bench [--quick | --full] [--unpack] [--filter NAME] [--out DIR]
+ *
+ * For every test: build the types (timed), pack with all three, require the
+ * same bytes, unpack each stream back and require the same memory, then
+ * time repeated batches, interleaving the engines, and report the median
+ * and min-max spread of the rate. Results go to stdout as a table and to
+ * DIR (default bench/results) as CSV and JSON. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include "bench.h"
+
+typedef struct opts {
+  bool full, unpack;
+  const char *filter, *out;
+  double batch_s;        /* minimum time of one timed batch */
+  int batches;           /* timed batches per engine */
+  int builds;            /* repetitions of the type-construction timing */
+} opts;
+
+enum { E_MANUAL, E_DL, E_CHUNKED, E_MPICH, NENG };
+static const char *const eng_names[NENG] = {"manual", "dataloop", "dl-64K", "MPICH"};
+
+typedef struct stat3 {
+  double med, lo, hi;    /* MB/s */
+} stat3;
+
+typedef struct result {
+  char name[64];
+  const char *group;
+  size_t packed, extent;
+  stat3 pack[NENG], unpack[NENG];
+  double build_dl_us, build_mpi_us;
+} result;
+
+static bool types_only;   /* bench_alloc: reserve, do not touch */
+
+double bench_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void bench_alloc(btest *t, size_t bytes)
+{
+  t->memlen = bytes;
+  t->mem = malloc(bytes + 64);
+  if (!t->mem) {
+    fprintf(stderr, "out of memory for %s (%zu bytes)\n", t->name, bytes);
+    exit(1);
+  }
+  if (types_only)
+    return;
+  uint64_t x = 88172645463325252ull;
+  for (size_t i = 0; i < bytes; i++) {
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    t->mem[i] = (char)x;
+  }
+}
+
+static void btest_free(btest *t)
+{
+  if (t->dt)
+    dl_type_free(&t->dt);
+  if (t->mt != MPI_DATATYPE_NULL)
+    MPI_Type_free(&t->mt);
+  free(t->mem);
+  free(t->owned);
+  memset(t, 0, sizeof(*t));
+  t->mt = MPI_DATATYPE_NULL;
+}
+
+static bool make(const bentry *e, btest *t)
+{
+  memset(t, 0, sizeof(*t));
+  t->mt = MPI_DATATYPE_NULL;
+  snprintf(t->name, sizeof(t->name), "%s", e->name);
+  return e->make(t);
+}
+
+/* ---- the three engines ---- */
+
+static void run_pack(int eng, btest *t, char *out)
+{
+  size_t pos = 0;
+  switch (eng) {
+  case E_MANUAL:
+    t->mpack(&t->p, t->mem, out);
+    break;
+  case E_DL:
+    if (dl_pack(t->origin, t->count, t->dt, out, t->packed, &pos) != DL_OK)
+      abort();
+    break;
+  case E_CHUNKED: {
+    dl_segment *s;
+    if (dl_segment_create(t->origin, t->count, t->dt, &s) != DL_OK)
+      abort();
+    for (size_t at = 0; at < t->packed; at += 65536) {
+      size_t last = at + 65536;
+      dl_segment_pack(s, at, &last, out + at);
+    }
+    dl_segment_free(&s);
+    break;
+  }
+  default: {
+    int p = 0;
+    MPI_Pack(t->origin, (int)t->count, t->mt, out, (int)t->packed, &p, MPI_COMM_SELF);
+  }
+  }
+}
+
+static void run_unpack(int eng, btest *t, const char *in)
+{
+  size_t pos = 0;
+  switch (eng) {
+  case E_MANUAL:
+    t->munpack(&t->p, t->mem, in);
+    break;
+  case E_DL:
+    if (dl_unpack(in, t->packed, &pos, t->origin, t->count, t->dt) != DL_OK)
+      abort();
+    break;
+  case E_CHUNKED: {
+    dl_segment *s;
+    if (dl_segment_create(t->origin, t->count, t->dt, &s) != DL_OK)
+      abort();
+    for (size_t at = 0; at < t->packed; at += 65536) {
+      size_t last = at + 65536;
+      dl_segment_unpack(s, at, &last, in + at);
+    }
+    dl_segment_free(&s);
+    break;
+  }
+  default: {
+    int p = 0;
+    MPI_Unpack(in, (int)t->packed, &p, t->origin, (int)t->count, t->mt, MPI_COMM_SELF);
+  }
+  }
+}
+
+/* All engines must produce the manual loop's bytes, and unpacking a stream
+   must leave memory exactly as the manual unpack does. */
+static bool verify(btest *t, char *a, char *b)
+{
+  t->mpack(&t->p, t->mem, a);
+  for (int e = E_DL; e < NENG; e++) {
+    memset(b, 0x5a, t->packed);
+    run_pack(e, t, b);
+    if (memcmp(a, b, t->packed) != 0) {
+      fprintf(stderr, "%s: %s pack differs from the manual loop\n", t->name,
+              eng_names[e]);
+      return false;
+    }
+  }
+  char *keep = malloc(t->memlen), *want = malloc(t->memlen);
+  memcpy(keep, t->mem, t->memlen);
+  for (size_t i = 0; i < t->packed; i++)
+    b[i] = (char)(i * 7 + 3);
+  t->munpack(&t->p, t->mem, b);
+  memcpy(want, t->mem, t->memlen);
+  bool ok = true;
+  for (int e = E_DL; e < NENG && ok; e++) {
+    memcpy(t->mem, keep, t->memlen);
+    run_unpack(e, t, b);
+    if (memcmp(want, t->mem, t->memlen) != 0) {
+      fprintf(stderr, "%s: %s unpack differs from the manual loop\n", t->name,
+              eng_names[e]);
+      ok = false;
+    }
+  }
+  memcpy(t->mem, keep, t->memlen);
+  free(keep);
+  free(want);
+  return ok;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+  double a = *(const double *)x, b = *(const double *)y;
+  return a < b ? -1 : a > b;
+}
+
+/* iterations per batch so one batch lasts at least o->batch_s */
+static long calibrate(const opts *o, int eng, bool unpack, btest *t, char *buf)
+{
+  long n = 1;
+  for (;;) {
+    double t0 = bench_now();
+    for (long i = 0; i < n; i++)
+      unpack ? run_unpack(eng, t, buf) : run_pack(eng, t, buf);
+    double dt = bench_now() - t0;
+    if (dt >= o->batch_s || n > (1l << 30))
+      return n;
+    n = dt <= 0 ? n * 16 : (long)(n * (o->batch_s * 1.2 / dt)) + 1;
+  }
+}
+
+/* batches interleaved across engines, so drift hits all alike */
+static void measure(const opts *o, btest *t, bool unpack, char *buf, stat3 *st)
+{
+  long iters[NENG];
+  double *rates = malloc(sizeof(double) * (size_t)o->batches * NENG);
+  for (int e = 0; e < NENG; e++)
+    iters[e] = calibrate(o, e, unpack, t, buf);
+  for (int b = 0; b < o->batches; b++)
+    for (int e = 0; e < NENG; e++) {
+      double t0 = bench_now();
+      for (long i = 0; i < iters[e]; i++)
+        unpack ? run_unpack(e, t, buf) : run_pack(e, t, buf);
+      double per = (bench_now() - t0) / (double)iters[e];
+      rates[e * o->batches + b] = (double)t->packed / per / 1e6;
+    }
+  for (int e = 0; e < NENG; e++) {
+    double *r = rates + e * o->batches;
+    qsort(r, (size_t)o->batches, sizeof(double), cmp_double);
+    st[e] = (stat3){r[o->batches / 2], r[0], r[o->batches - 1]};
+  }
+  free(rates);
+}
+
+/* median construction + commit time over repeated builds */
+static void build_times(const opts *o, const bentry *e, result *r)
+{
+  double *d = malloc(sizeof(double) * (size_t)o->builds);
+  double *m = malloc(sizeof(double) * (size_t)o->builds);
+  types_only = true;
+  for (int i = 0; i < o->builds; i++) {
+    btest t;
+    make(e, &t);
+    d[i] = t.build_dl_us;
+    m[i] = t.build_mpi_us;
+    btest_free(&t);
+  }
+  types_only = false;
+  qsort(d, (size_t)o->builds, sizeof(double), cmp_double);
+  qsort(m, (size_t)o->builds, sizeof(double), cmp_double);
+  r->build_dl_us = d[o->builds / 2];
+  r->build_mpi_us = m[o->builds / 2];
+  free(d);
+  free(m);
+}
+
+static bool matches(const char *name, const char *filter)
+{
+  if (!filter)
+    return true;
+  for (const char *s = name; *s; s++) {
+    size_t i = 0;
+    while (filter[i] && s[i] && tolower((unsigned char)s[i]) ==
+                                    tolower((unsigned char)filter[i]))
+      i++;
+    if (!filter[i])
+      return true;
+  }
+  return false;
+}
+
+static void print_header(const opts *o)
+{
+  printf("\n%-24s %9s %9s | %9s %9s %9s %9s | %7s %7s %7s | %8s %8s\n", "test",
+         "size MB", "extent MB", "manual", "dataloop", "dl-64K", "MPICH",
+         "dl/man", "dl/mpi", "64K/dl", "build us", "MPICH us");
+  printf("%-24s %9s %9s | %39s | %23s | %17s\n", "", "", "",
+         o->unpack ? "pack MB/s (median of batches)" : "pack MB/s (median of batches)",
+         "ratios", "type + commit");
+}
+
+static void print_row(const result *r, const stat3 *s, const char *dir)
+{
+  char label[80];
+  snprintf(label, sizeof(label), "%s%s", r->name, dir);
+  printf("%-24s %9.2f %9.2f | %9.0f %9.0f %9.0f %9.0f | %7.2f %7.2f %7.2f | %8.2f %8.2f\n",
+         label, r->packed / 1048576.0, r->extent / 1048576.0, s[E_MANUAL].med,
+         s[E_DL].med, s[E_CHUNKED].med, s[E_MPICH].med,
+         s[E_DL].med / s[E_MANUAL].med, s[E_DL].med / s[E_MPICH].med,
+         s[E_CHUNKED].med / s[E_DL].med, r->build_dl_us, r->build_mpi_us);
+  fflush(stdout);
+}
+
+static bool run_test(const opts *o, const bentry *e, result *r)
+{
+  btest t;
+  if (!make(e, &t)) {
+    btest_free(&t);
+    return false;
+  }
+  size_t sz;
+  dl_pack_size(t.count, t.dt, &sz);
+  int msz;
+  MPI_Pack_size((int)t.count, t.mt, MPI_COMM_SELF, &msz);
+  t.packed = sz;
+  dl_aint tlb, text, lb, ext;
+  dl_type_true_extent(t.dt, &tlb, &text);
+  dl_type_extent(t.dt, &lb, &ext);
+  t.extent = (size_t)((t.count - 1) * ext + text);
+  char *a = malloc(sz + 64), *b = malloc(sz + 64);
+  bool ok = (size_t)msz >= sz && verify(&t, a, b);
+  if (ok) {
+    memset(r, 0, sizeof(*r));
+    snprintf(r->name, sizeof(r->name), "%s", t.name);
+    r->group = t.group;
+    r->packed = t.packed;
+    r->extent = t.extent;
+    measure(o, &t, false, a, r->pack);
+    if (o->unpack) {
+      t.mpack(&t.p, t.mem, a);
+      measure(o, &t, true, a, r->unpack);
+    }
+  }
+  free(a);
+  free(b);
+  btest_free(&t);
+  if (ok)
+    build_times(o, e, r);
+  return ok;
+}
+
+/* ---- machine limits and small-type latency ---- */
+
+static double memcpy_rate(size_t bytes, const opts *o)
+{
+  char *a = malloc(bytes), *b = malloc(bytes);
+  memset(a, 1, bytes);
+  memset(b, 2, bytes);
+  double best[64];
+  int nb = o->batches;
+  for (int k = 0; k < nb; k++) {
+    long n = 0;
+    double t0 = bench_now(), dt;
+    do {
+      memcpy(b, a, bytes);
+      n++;
+      dt = bench_now() - t0;
+    } while (dt < o->batch_s);
+    best[k] = (double)bytes * n / dt / 1e6;
+  }
+  qsort(best, (size_t)nb, sizeof(double), cmp_double);
+  free(a);
+  free(b);
+  return best[nb / 2];
+}
+
+/* a 64-byte struct with gaps: int at 0, 3 doubles at 8, 16 chars at 32,
+   3 floats at 48 */
+static void small_types(dl_type **d1, MPI_Datatype *m1, dl_type **d2,
+                        MPI_Datatype *m2)
+{
+  dl_count bl[4] = {1, 3, 16, 3};
+  dl_aint ds[4] = {0, 8, 32, 48};
+  dl_type *dt[4] = {dl_builtin(DL_INT32), dl_builtin(DL_DOUBLE), dl_builtin(DL_CHAR),
+                    dl_builtin(DL_FLOAT)};
+  int ibl[4] = {1, 3, 16, 3};
+  MPI_Aint md[4] = {0, 8, 32, 48};
+  MPI_Datatype mt[4] = {MPI_INT, MPI_DOUBLE, MPI_CHAR, MPI_FLOAT};
+  dl_type_struct(4, bl, ds, dt, d1);
+  dl_type_commit(*d1);
+  MPI_Type_create_struct(4, ibl, md, mt, m1);
+  MPI_Type_commit(m1);
+  dl_type_vector(3, 1, 2, dl_builtin(DL_DOUBLE), d2);
+  dl_type_commit(*d2);
+  MPI_Type_vector(3, 1, 2, MPI_DOUBLE, m2);
+  MPI_Type_commit(m2);
+}
+
+static double latency_ns(dl_type *d, MPI_Datatype m, bool mpi, const opts *o)
+{
+  char in[256] = {0}, out[256];
+  double v[64];
+  long n = 200000;
+  for (int k = 0; k < o->batches; k++) {
+    double t0 = bench_now();
+    for (long i = 0; i < n; i++) {
+      if (mpi) {
+        int p = 0;
+        MPI_Pack(in, 1, m, out, sizeof(out), &p, MPI_COMM_SELF);
+      } else {
+        size_t p = 0;
+        dl_pack(in, 1, d, out, sizeof(out), &p);
+      }
+      __asm__ volatile("" : : "r"(out) : "memory");
+    }
+    v[k] = (bench_now() - t0) / (double)n * 1e9;
+  }
+  qsort(v, (size_t)o->batches, sizeof(double), cmp_double);
+  return v[o->batches / 2];
+}
+
+/* ---- output files ---- */
+
+static void write_files(const opts *o, const result *rs, int n, double mc_big,
+                        double mc_cache, const double lat[4])
+{
+  mkdir(o->out, 0755);
+  char path[512];
+  snprintf(path, sizeof(path), "%s/results.csv", o->out);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
+    return;
+  }
+  fprintf(f, "test,group,direction,packed_bytes,extent_bytes");
+  for (int e = 0; e < NENG; e++)
+    fprintf(f, ",%s_mbs,%s_min,%s_max", eng_names[e], eng_names[e], eng_names[e]);
+  fprintf(f, ",dl_over_manual,dl_over_mpich,build_dl_us,build_mpich_us\n");
+  for (int i = 0; i < n; i++)
+    for (int dir = 0; dir < (o->unpack ? 2 : 1); dir++) {
+      const stat3 *s = dir ? rs[i].unpack : rs[i].pack;
+      fprintf(f, "\"%s\",%s,%s,%zu,%zu", rs[i].name, rs[i].group,
+              dir ? "unpack" : "pack", rs[i].packed, rs[i].extent);
+      for (int e = 0; e < NENG; e++)
+        fprintf(f, ",%.1f,%.1f,%.1f", s[e].med, s[e].lo, s[e].hi);
+      fprintf(f, ",%.3f,%.3f,%.3f,%.3f\n", s[E_DL].med / s[E_MANUAL].med,
+              s[E_DL].med / s[E_MPICH].med, rs[i].build_dl_us, rs[i].build_mpi_us);
+    }
+  fclose(f);
+  snprintf(path, sizeof(path), "%s/results.json", o->out);
+  f = fopen(path, "w");
+  if (!f)
+    return;
+  fprintf(f, "{\n  \"mode\": \"%s\",\n  \"memcpy_mbs\": {\"large\": %.1f, \"cache\": %.1f},\n",
+          o->full ? "full" : "quick", mc_big, mc_cache);
+  fprintf(f, "  \"latency_ns\": {\"struct64_dataloop\": %.1f, \"struct64_mpich\": %.1f, "
+          "\"vector3_dataloop\": %.1f, \"vector3_mpich\": %.1f},\n  \"tests\": [\n",
+          lat[0], lat[1], lat[2], lat[3]);
+  for (int i = 0; i < n; i++) {
+    fprintf(f, "    {\"test\": \"%s\", \"group\": \"%s\", \"packed_bytes\": %zu, "
+            "\"extent_bytes\": %zu, \"build_dl_us\": %.3f, \"build_mpich_us\": %.3f",
+            rs[i].name, rs[i].group, rs[i].packed, rs[i].extent, rs[i].build_dl_us,
+            rs[i].build_mpi_us);
+    for (int dir = 0; dir < (o->unpack ? 2 : 1); dir++) {
+      const stat3 *s = dir ? rs[i].unpack : rs[i].pack;
+      fprintf(f, ", \"%s\": {", dir ? "unpack" : "pack");
+      for (int e = 0; e < NENG; e++)
+        fprintf(f, "%s\"%s\": {\"median\": %.1f, \"min\": %.1f, \"max\": %.1f}",
+                e ? ", " : "", eng_names[e], s[e].med, s[e].lo, s[e].hi);
+      fprintf(f, "}");
+    }
+    fprintf(f, "}%s\n", i + 1 < n ? "," : "");
+  }
+  fprintf(f, "  ]\n}\n");
+  fclose(f);
+  /* data for the plot: ratios per test */
+  snprintf(path, sizeof(path), "%s/ratios.dat", o->out);
+  f = fopen(path, "w");
+  if (!f)
+    return;
+  fprintf(f, "# test dl/manual dl/mpich\n");
+  for (int i = 0; i < n; i++)
+    fprintf(f, "\"%s\" %.3f %.3f\n", rs[i].name, rs[i].pack[E_DL].med /
+            rs[i].pack[E_MANUAL].med, rs[i].pack[E_DL].med / rs[i].pack[E_MPICH].med);
+  fclose(f);
+}
+
+static void usage(void)
+{
+  fprintf(stderr, "usage: dataloop-bench [--quick|--full] [--unpack] "
+                  "[--filter NAME] [--out DIR]\n");
+  exit(2);
+}
+
+int main(int argc, char **argv)
+{
+  opts o = {.out = "bench/results", .batch_s = 0.02, .batches = 5, .builds = 5};
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--full")) {
+      o.full = o.unpack = true;
+      o.batch_s = 0.1;
+      o.batches = 11;
+      o.builds = 21;
+    } else if (!strcmp(argv[i], "--quick")) {
+      o.full = false;
+    } else if (!strcmp(argv[i], "--unpack")) {
+      o.unpack = true;
+    } else if (!strcmp(argv[i], "--filter") && i + 1 < argc) {
+      o.filter = argv[++i];
+    } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+      o.out = argv[++i];
+    } else {
+      usage();
+    }
+  }
+  MPI_Init(&argc, &argv);
+  double mc_big = memcpy_rate(64 << 20, &o), mc_cache = memcpy_rate(128 << 10, &o);
+  printf("dataloop benchmark (%s): median of %d batches of >= %.0f ms each\n",
+         o.full ? "full" : "quick", o.batches, o.batch_s * 1e3);
+  printf("memcpy: %.0f MB/s (64 MiB), %.0f MB/s (128 KiB, in cache)\n", mc_big, mc_cache);
+  dl_type *d1, *d2;
+  MPI_Datatype m1, m2;
+  small_types(&d1, &m1, &d2, &m2);
+  double lat[4] = {latency_ns(d1, m1, false, &o), latency_ns(d1, m1, true, &o),
+                   latency_ns(d2, m2, false, &o), latency_ns(d2, m2, true, &o)};
+  printf("per-call latency, count 1: 64-byte struct %.1f ns (MPICH %.1f ns), "
+         "3-double vector %.1f ns (MPICH %.1f ns)\n", lat[0], lat[1], lat[2], lat[3]);
+  dl_type_free(&d1);
+  dl_type_free(&d2);
+  MPI_Type_free(&m1);
+  MPI_Type_free(&m2);
+
+  const bentry *groups[2] = {bench_synthetic, bench_apps};
+  result *rs = calloc(128, sizeof(result));
+  int n = 0, failed = 0;
+  print_header(&o);
+  for (int g = 0; g < 2; g++)
+    for (const bentry *e = groups[g]; e->name; e++) {
+      if (!matches(e->name, o.filter))
+        continue;
+      if (!run_test(&o, e, &rs[n])) {
+        fprintf(stderr, "%s: FAILED verification; not timed\n", e->name);
+        failed++;
+        continue;
+      }
+      rs[n].group = g ? "application" : "synthetic";
+      print_row(&rs[n], rs[n].pack, "");
+      if (o.unpack)
+        print_row(&rs[n], rs[n].unpack, " unpack");
+      n++;
+    }
+  write_files(&o, rs, n, mc_big, mc_cache, lat);
+  printf("\nresults: %s/results.csv, %s/results.json\n", o.out, o.out);
+  free(rs);
+  MPI_Finalize();
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,85 @@
+/* The benchmark: every test packs (and unpacks) the same data three ways in
+ * one process -- a hand-written loop, dataloop, MPICH's MPI_Pack -- checks
+ * that all three produce the same bytes, then times them. */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include "dataloop.h"
+
+/* parameters a test's manual loops read */
+typedef struct bparams {
+  size_t n, nx, ny, nz;      /* counts and array dimensions */
+  size_t esize;              /* element bytes */
+  size_t fixed;              /* the fixed index of a face */
+  const dl_count *idx;       /* indexed: element displacements */
+  size_t nidx;
+  size_t k[8];               /* pattern-specific */
+} bparams;
+
+/* manual loops get the allocation base, not the types' origin */
+typedef void (*manual_pack_fn)(const bparams *p, const char *mem, char *out);
+typedef void (*manual_unpack_fn)(const bparams *p, char *mem, const char *in);
+
+typedef struct btest {
+  char name[64];
+  const char *group;          /* "synthetic" or "application" */
+  char *mem;                  /* the user data (allocation) */
+  size_t memlen;
+  char *origin;               /* buffer argument of the pack calls */
+  dl_count count;             /* count argument */
+  dl_type *dt;
+  MPI_Datatype mt;
+  size_t packed;              /* packed bytes */
+  size_t extent;              /* bytes of memory the data spans */
+  bparams p;
+  manual_pack_fn mpack;
+  manual_unpack_fn munpack;
+  double build_dl_us, build_mpi_us;   /* construction + commit */
+  void *owned;                /* extra allocation freed with the test */
+} btest;
+
+/* a test constructor fills t (memory, types, manual loops); returns false
+   when it cannot run */
+typedef bool (*btest_make)(btest *t);
+
+typedef struct bentry {
+  const char *name;
+  btest_make make;
+} bentry;
+
+extern const bentry bench_synthetic[];
+extern const bentry bench_apps[];
+
+/* helpers for test constructors */
+void bench_alloc(btest *t, size_t bytes);
+double bench_now(void);
+/* times construction + commit: call before and after building a type */
+#define BENCH_BUILD(t, field, stmt)                \
+  do {                                             \
+    double t0_ = bench_now();                      \
+    stmt;                                          \
+    (t)->field = (bench_now() - t0_) * 1e6;        \
+  } while (0)
+
+/* manual loops (manual.c, compiled -O3) */
+void man_contig_pack(const bparams *p, const char *mem, char *out);
+void man_contig_unpack(const bparams *p, char *mem, const char *in);
+void man_struct_array_pack(const bparams *p, const char *mem, char *out);
+void man_struct_array_unpack(const bparams *p, char *mem, const char *in);
+void man_vector_pack(const bparams *p, const char *mem, char *out);
+void man_vector_unpack(const bparams *p, char *mem, const char *in);
+void man_indexed_pack(const bparams *p, const char *mem, char *out);
+void man_indexed_unpack(const bparams *p, char *mem, const char *in);
+void man_face_xy_pack(const bparams *p, const char *mem, char *out);
+void man_face_xy_unpack(const bparams *p, char *mem, const char *in);
+void man_face_xz_pack(const bparams *p, const char *mem, char *out);
+void man_face_xz_unpack(const bparams *p, char *mem, const char *in);
+void man_face_yz_pack(const bparams *p, const char *mem, char *out);
+void man_face_yz_unpack(const bparams *p, char *mem, const char *in);
+void man_flash_pack(const bparams *p, const char *mem, char *out);
+void man_flash_unpack(const bparams *p, char *mem, const char *in);
+
+#endif

@@ -1,13 +1,15 @@
-/* Pack and unpack kernels. One template serves both directions; each leaf
- * kind is specialized by block size so that fixed-size copies compile to
- * plain moves, and indexed leaves pick a copy by the range of their block
- * lengths (two overlapping moves cover any length in [n, 2n]). */
+/* Pack and unpack kernels. One template serves both directions and all
+ * three blocked leaf kinds. Each loop is instantiated per copy class, so
+ * fixed-size blocks compile to plain moves: exact sizes that are common,
+ * two overlapping moves for any length in [k, 2k], 32-byte moves up to 256
+ * bytes, and memcpy beyond. The class is chosen once per leaf loop. */
 #include <string.h>
 #include "actions.h"
 
 #define INLINE static inline __attribute__((always_inline))
 
 enum { PACK = 0, UNPACK = 1 };
+enum { EXACT, PAIR2, PAIR4, PAIR8, PAIR16, PAIR32, CHUNK32, ANY };
 
 INLINE void copy(char *packed, char *mem, size_t n, int dir)
 {
@@ -17,16 +19,32 @@ INLINE void copy(char *packed, char *mem, size_t n, int dir)
     memcpy(mem, packed, n);
 }
 
-/* any length in [n, 2n]: the first n and the last n bytes */
-INLINE void copy_pair(char *packed, char *mem, size_t len, size_t n, int dir)
+/* one block of len bytes; len is a constant for EXACT */
+INLINE void copy_block(char *q, char *m, size_t len, int cls, int dir)
 {
-  copy(packed, mem, n, dir);
-  copy(packed + len - n, mem + len - n, n, dir);
+  size_t k;
+  switch (cls) {
+  case EXACT: copy(q, m, len, dir); return;
+  case PAIR2: k = 2; break;
+  case PAIR4: k = 4; break;
+  case PAIR8: k = 8; break;
+  case PAIR16: k = 16; break;
+  case PAIR32: k = 32; break;
+  case CHUNK32:
+    for (size_t i = 0; i + 32 < len; i += 32)
+      copy(q + i, m + i, 32, dir);
+    copy(q + len - 32, m + len - 32, 32, dir);
+    return;
+  default: copy(q, m, len, dir); return;
+  }
+  /* any length in [k, 2k]: the first k and the last k bytes */
+  copy(q, m, k, dir);
+  copy(q + len - k, m + len - k, k, dir);
 }
 
 /* Piece fields are read into locals first: stores through char pointers
    may alias anything, so the compiler would reload them every element. */
-INLINE char *vec_loop(char *pk, const dl_piece *p, size_t n, int dir)
+INLINE char *vec_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
 {
   char *base = p->base;
   const dl_count reps = p->reps, count = p->count;
@@ -34,7 +52,7 @@ INLINE char *vec_loop(char *pk, const dl_piece *p, size_t n, int dir)
   for (dl_count r = 0; r < reps; r++) {
     char *m = base + r * rs;
     for (dl_count i = 0; i < count; i++) {
-      copy(pk, m, n, dir);
+      copy_block(pk, m, n, cls, dir);
       pk += n;
       m += stride;
     }
@@ -58,7 +76,7 @@ INLINE char *vec2_loop(char *pk, const dl_piece *p, size_t n, int dir)
   return pk;
 }
 
-INLINE char *bidx_loop(char *pk, const dl_piece *p, size_t n, int dir)
+INLINE char *bidx_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
 {
   char *base = p->base;
   const dl_aint *offs = p->offs;
@@ -67,15 +85,14 @@ INLINE char *bidx_loop(char *pk, const dl_piece *p, size_t n, int dir)
   for (dl_count r = 0; r < reps; r++) {
     char *m = base + r * rs;
     for (dl_count i = 0; i < count; i++) {
-      copy(pk, m + offs[i], n, dir);
+      copy_block(pk, m + offs[i], n, cls, dir);
       pk += n;
     }
   }
   return pk;
 }
 
-/* cls: 0 any length (memcpy), else lengths in [cls, 2 * cls] */
-INLINE char *idx_loop(char *pk, const dl_piece *p, size_t cls, int dir)
+INLINE char *idx_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
 {
   char *base = p->base;
   const dl_aint *offs = p->offs;
@@ -83,34 +100,69 @@ INLINE char *idx_loop(char *pk, const dl_piece *p, size_t cls, int dir)
   const dl_count reps = p->reps, count = p->count, pre0 = pre[0];
   const dl_aint rs = p->rep_stride;
   const size_t per = (size_t)(pre[count] - pre0);
+  (void)n;
   for (dl_count r = 0; r < reps; r++) {
     char *m = base + r * rs;
-    for (dl_count i = 0; i < count; i++) {
-      size_t len = (size_t)(pre[i + 1] - pre[i]);
-      char *q = pk + (pre[i] - pre0);
-      if (cls == 0)
-        copy(q, m + offs[i], len, dir);
-      else
-        copy_pair(q, m + offs[i], len, cls, dir);
-    }
+    for (dl_count i = 0; i < count; i++)
+      copy_block(pk + (pre[i] - pre0), m + offs[i], (size_t)(pre[i + 1] - pre[i]),
+                 cls, dir);
     pk += per;
   }
   return pk;
 }
 
-/* the block sizes worth their own instance of a loop */
-#define BY_SIZE(loop, pk, p, n, dir)                                     \
-  switch (n) {                                                           \
-  case 1: pk = loop(pk, p, 1, dir); break;                               \
-  case 2: pk = loop(pk, p, 2, dir); break;                               \
-  case 4: pk = loop(pk, p, 4, dir); break;                               \
-  case 8: pk = loop(pk, p, 8, dir); break;                               \
-  case 12: pk = loop(pk, p, 12, dir); break;                             \
-  case 16: pk = loop(pk, p, 16, dir); break;                             \
-  case 24: pk = loop(pk, p, 24, dir); break;                             \
-  case 32: pk = loop(pk, p, 32, dir); break;                             \
-  default: pk = loop(pk, p, n, dir); break;                              \
+/* the class of blocks whose lengths lie in [lo, hi] */
+static int copy_class(size_t lo, size_t hi)
+{
+  if (lo >= 32 && hi <= 64) return PAIR32;
+  if (lo >= 16 && hi <= 32) return PAIR16;
+  if (lo >= 8 && hi <= 16) return PAIR8;
+  if (lo >= 4 && hi <= 8) return PAIR4;
+  if (lo >= 2 && hi <= 4) return PAIR2;
+  if (lo >= 32 && hi <= 256) return CHUNK32;
+  return ANY;
+}
+
+static bool exact_size(size_t lo, size_t hi)
+{
+  switch (lo) {
+  case 1: case 2: case 4: case 8: case 12: case 16: case 24: case 32:
+  case 40: case 48: case 64:
+    return lo == hi;
+  default:
+    return false;
   }
+}
+
+/* one instance of `loop` per common exact size, then by class */
+#define DISPATCH(loop, pk, p, lo, hi, dir)                                  \
+  do {                                                                      \
+    if (exact_size(lo, hi)) {                                               \
+      switch (lo) {                                                         \
+      case 1: pk = loop(pk, p, 1, EXACT, dir); break;                       \
+      case 2: pk = loop(pk, p, 2, EXACT, dir); break;                       \
+      case 4: pk = loop(pk, p, 4, EXACT, dir); break;                       \
+      case 8: pk = loop(pk, p, 8, EXACT, dir); break;                       \
+      case 12: pk = loop(pk, p, 12, EXACT, dir); break;                     \
+      case 16: pk = loop(pk, p, 16, EXACT, dir); break;                     \
+      case 24: pk = loop(pk, p, 24, EXACT, dir); break;                     \
+      case 32: pk = loop(pk, p, 32, EXACT, dir); break;                     \
+      case 40: pk = loop(pk, p, 40, EXACT, dir); break;                     \
+      case 48: pk = loop(pk, p, 48, EXACT, dir); break;                     \
+      default: pk = loop(pk, p, 64, EXACT, dir); break;                     \
+      }                                                                     \
+    } else {                                                                \
+      switch (copy_class(lo, hi)) {                                         \
+      case PAIR2: pk = loop(pk, p, lo, PAIR2, dir); break;                  \
+      case PAIR4: pk = loop(pk, p, lo, PAIR4, dir); break;                  \
+      case PAIR8: pk = loop(pk, p, lo, PAIR8, dir); break;                  \
+      case PAIR16: pk = loop(pk, p, lo, PAIR16, dir); break;                \
+      case PAIR32: pk = loop(pk, p, lo, PAIR32, dir); break;                \
+      case CHUNK32: pk = loop(pk, p, lo, CHUNK32, dir); break;              \
+      default: pk = loop(pk, p, lo, ANY, dir); break;                       \
+      }                                                                     \
+    }                                                                       \
+  } while (0)
 
 INLINE size_t do_contig(void *st, const dl_piece *p, int dir)
 {
@@ -128,7 +180,7 @@ INLINE size_t do_vector(void *st, const dl_piece *p, int dir)
   else if (p->blk == 8 && p->stride == 16)
     pk = vec2_loop(pk, p, 8, dir);
   else
-    BY_SIZE(vec_loop, pk, p, p->blk, dir);
+    DISPATCH(vec_loop, pk, p, p->blk, p->blk, dir);
   size_t n = (size_t)(pk - *cur);
   *cur = pk;
   return n;
@@ -137,7 +189,7 @@ INLINE size_t do_vector(void *st, const dl_piece *p, int dir)
 INLINE size_t do_blockindexed(void *st, const dl_piece *p, int dir)
 {
   char **cur = st, *pk = *cur;
-  BY_SIZE(bidx_loop, pk, p, p->blk, dir);
+  DISPATCH(bidx_loop, pk, p, p->blk, p->blk, dir);
   size_t n = (size_t)(pk - *cur);
   *cur = pk;
   return n;
@@ -147,20 +199,11 @@ INLINE size_t do_indexed(void *st, const dl_piece *p, int dir)
 {
   char **cur = st, *pk = *cur;
   if (p->min_blk == p->max_blk) {
-    /* one length: the blockindexed loop over the same offsets */
-    dl_piece q = *p;
+    dl_piece q = *p;               /* one length: the blockindexed loops */
     q.blk = p->min_blk;
-    BY_SIZE(bidx_loop, pk, &q, q.blk, dir);
-  } else if (p->min_blk >= 16 && p->max_blk <= 32) {
-    pk = idx_loop(pk, p, 16, dir);
-  } else if (p->min_blk >= 8 && p->max_blk <= 16) {
-    pk = idx_loop(pk, p, 8, dir);
-  } else if (p->min_blk >= 4 && p->max_blk <= 8) {
-    pk = idx_loop(pk, p, 4, dir);
-  } else if (p->min_blk >= 2 && p->max_blk <= 4) {
-    pk = idx_loop(pk, p, 2, dir);
+    DISPATCH(bidx_loop, pk, &q, q.blk, q.blk, dir);
   } else {
-    pk = idx_loop(pk, p, 0, dir);
+    DISPATCH(idx_loop, pk, p, p->min_blk, p->max_blk, dir);
   }
   size_t n = (size_t)(pk - *cur);
   *cur = pk;

@@ -16,7 +16,7 @@ typedef struct bparams {
   size_t fixed;              /* the fixed index of a face */
   const dl_count *idx;       /* indexed: element displacements */
   size_t nidx;
-  size_t k[8];               /* pattern-specific */
+  size_t k[16];              /* pattern-specific */
 } bparams;
 
 /* manual loops get the allocation base, not the types' origin */
@@ -81,5 +81,15 @@ void man_face_yz_pack(const bparams *p, const char *mem, char *out);
 void man_face_yz_unpack(const bparams *p, char *mem, const char *in);
 void man_flash_pack(const bparams *p, const char *mem, char *out);
 void man_flash_unpack(const bparams *p, char *mem, const char *in);
+void man_wrf_pack(const bparams *p, const char *mem, char *out);
+void man_wrf_unpack(const bparams *p, char *mem, const char *in);
+void man_lu_x_pack(const bparams *p, const char *mem, char *out);
+void man_lu_x_unpack(const bparams *p, char *mem, const char *in);
+void man_lu_y_pack(const bparams *p, const char *mem, char *out);
+void man_lu_y_unpack(const bparams *p, char *mem, const char *in);
+void man_mg_pack(const bparams *p, const char *mem, char *out);
+void man_mg_unpack(const bparams *p, char *mem, const char *in);
+void man_fft_pack(const bparams *p, const char *mem, char *out);
+void man_fft_unpack(const bparams *p, char *mem, const char *in);
 
 #endif

@@ -205,3 +205,156 @@ void man_flash_unpack(const bparams *p, char *mem, const char *in)
           for (size_t x = g; x < g + p->nx; x++)
             a[FLASH_AT(b, z, y, x, v)] = *o++;
 }
+
+/* WRF halo exchange: 4 2D, 3 3D and 2 4D float arrays, placed at byte
+   offsets k[0..8] of one allocation, Fortran order (i fastest); the i, k, j
+   ranges start at is0, 0, js0 with s1 x s2 x s3 elements. nx = dim1,
+   ny = dim2 (k), nz = dim3 (j). The 4D arrays send their second slice. */
+void man_wrf_pack(const bparams *p, const char *mem, char *out)
+{
+  size_t d1 = p->nx, d2 = p->ny, d3 = p->nz, s1 = p->k[9], s2 = p->k[10];
+  size_t s3 = p->k[11], i0 = p->k[12], j0 = p->k[13];
+  float *o = (float *)out;
+  for (int m = 0; m < 4; m++) {
+    const float *a = (const float *)(mem + p->k[m]);
+    for (size_t j = j0; j < j0 + s3; j++)
+      for (size_t i = i0; i < i0 + s1; i++)
+        *o++ = a[i + d1 * j];
+  }
+  for (int m = 4; m < 9; m++) {
+    const float *a = (const float *)(mem + p->k[m]);
+    size_t t = m < 7 ? 0 : 1;
+    for (size_t j = j0; j < j0 + s3; j++)
+      for (size_t k = 0; k < s2; k++)
+        for (size_t i = i0; i < i0 + s1; i++)
+          *o++ = a[i + d1 * (k + d2 * (j + d3 * t))];
+  }
+}
+
+void man_wrf_unpack(const bparams *p, char *mem, const char *in)
+{
+  size_t d1 = p->nx, d2 = p->ny, d3 = p->nz, s1 = p->k[9], s2 = p->k[10];
+  size_t s3 = p->k[11], i0 = p->k[12], j0 = p->k[13];
+  const float *o = (const float *)in;
+  for (int m = 0; m < 4; m++) {
+    float *a = (float *)(mem + p->k[m]);
+    for (size_t j = j0; j < j0 + s3; j++)
+      for (size_t i = i0; i < i0 + s1; i++)
+        a[i + d1 * j] = *o++;
+  }
+  for (int m = 4; m < 9; m++) {
+    float *a = (float *)(mem + p->k[m]);
+    size_t t = m < 7 ? 0 : 1;
+    for (size_t j = j0; j < j0 + s3; j++)
+      for (size_t k = 0; k < s2; k++)
+        for (size_t i = i0; i < i0 + s1; i++)
+          a[i + d1 * (k + d2 * (j + d3 * t))] = *o++;
+  }
+}
+
+/* NAS LU x: the z = n plane, y = 1..n, all 5 components: one run */
+void man_lu_x_pack(const bparams *p, const char *mem, char *out)
+{
+  const double *a = (const double *)mem;
+  double *o = (double *)out;
+  size_t n = p->n;
+  for (size_t y = 1; y <= n; y++)
+    for (size_t c = 0; c < 5; c++)
+      *o++ = a[c + 5 * (y + (n + 2) * n)];
+}
+
+void man_lu_x_unpack(const bparams *p, char *mem, const char *in)
+{
+  double *a = (double *)mem;
+  const double *o = (const double *)in;
+  size_t n = p->n;
+  for (size_t y = 1; y <= n; y++)
+    for (size_t c = 0; c < 5; c++)
+      a[c + 5 * (y + (n + 2) * n)] = *o++;
+}
+
+/* NAS LU y: a[z][y][c] with 5 components, y and z of n + 2; the y = n
+   plane for z = 1..n */
+void man_lu_y_pack(const bparams *p, const char *mem, char *out)
+{
+  const double *a = (const double *)mem;
+  double *o = (double *)out;
+  size_t n = p->n;
+  for (size_t z = 1; z <= n; z++)
+    for (size_t c = 0; c < 5; c++)
+      *o++ = a[c + 5 * (n + (n + 2) * z)];
+}
+
+void man_lu_y_unpack(const bparams *p, char *mem, const char *in)
+{
+  double *a = (double *)mem;
+  const double *o = (const double *)in;
+  size_t n = p->n;
+  for (size_t z = 1; z <= n; z++)
+    for (size_t c = 0; c < 5; c++)
+      a[c + 5 * (n + (n + 2) * z)] = *o++;
+}
+
+/* NAS MG faces of a[z][y][x] (nx fastest), interior 1..n-2 on the two free
+   axes; k[0] picks the fixed axis (0: x, 1: y, 2: z), k[1] its index */
+#define MG_AT(x, y, z) ((x) + p->nx * ((y) + p->ny * (z)))
+
+void man_mg_pack(const bparams *p, const char *mem, char *out)
+{
+  const double *a = (const double *)mem;
+  double *o = (double *)out;
+  size_t f = p->k[1];
+  if (p->k[0] == 0) {
+    for (size_t z = 1; z < p->nz - 1; z++)
+      for (size_t y = 1; y < p->ny - 1; y++) *o++ = a[MG_AT(f, y, z)];
+  } else if (p->k[0] == 1) {
+    for (size_t z = 1; z < p->nz - 1; z++)
+      for (size_t x = 1; x < p->nx - 1; x++) *o++ = a[MG_AT(x, f, z)];
+  } else {
+    for (size_t y = 1; y < p->ny - 1; y++)
+      for (size_t x = 1; x < p->nx - 1; x++) *o++ = a[MG_AT(x, y, f)];
+  }
+}
+
+void man_mg_unpack(const bparams *p, char *mem, const char *in)
+{
+  double *a = (double *)mem;
+  const double *o = (const double *)in;
+  size_t f = p->k[1];
+  if (p->k[0] == 0) {
+    for (size_t z = 1; z < p->nz - 1; z++)
+      for (size_t y = 1; y < p->ny - 1; y++) a[MG_AT(f, y, z)] = *o++;
+  } else if (p->k[0] == 1) {
+    for (size_t z = 1; z < p->nz - 1; z++)
+      for (size_t x = 1; x < p->nx - 1; x++) a[MG_AT(x, f, z)] = *o++;
+  } else {
+    for (size_t y = 1; y < p->ny - 1; y++)
+      for (size_t x = 1; x < p->nx - 1; x++) a[MG_AT(x, y, f)] = *o++;
+  }
+}
+
+/* FFT transpose: a local slab of n rows by nx complex doubles, packed
+   column by column (the scatter type of the all-to-all, count nx / n) */
+void man_fft_pack(const bparams *p, const char *mem, char *out)
+{
+  const double *a = (const double *)mem;
+  double *o = (double *)out;
+  for (size_t c = 0; c < p->nx; c++)
+    for (size_t r = 0; r < p->n; r++) {
+      o[0] = a[2 * (c + r * p->nx)];
+      o[1] = a[2 * (c + r * p->nx) + 1];
+      o += 2;
+    }
+}
+
+void man_fft_unpack(const bparams *p, char *mem, const char *in)
+{
+  double *a = (double *)mem;
+  const double *o = (const double *)in;
+  for (size_t c = 0; c < p->nx; c++)
+    for (size_t r = 0; r < p->n; r++) {
+      a[2 * (c + r * p->nx)] = o[0];
+      a[2 * (c + r * p->nx) + 1] = o[1];
+      o += 2;
+    }
+}

@@ -426,6 +426,88 @@ START_TEST(count_time)
 }
 END_TEST
 
+/* ---- every copy class of the kernels moves exactly the block ---- */
+
+START_TEST(copy_classes)
+{
+  rng r = {seed ^ 5};
+  enum { N = 7 };
+  char *mem = malloc(N * 400 * 2), *out = malloc(N * 400), *want = malloc(N * 400);
+  for (int i = 0; i < N * 800; i++)
+    mem[i] = (char)rng_next(&r);
+  for (dl_count blk = 1; blk <= 300; blk++) {
+    /* vector and blockindexed leaves of blk-byte blocks */
+    dl_type *v, *bi;
+    ck_assert_int_eq(dl_type_hvector(N, blk, blk + 3, dl_builtin(DL_BYTE), &v), DL_OK);
+    dl_aint offs[N];
+    for (int i = 0; i < N; i++)
+      offs[i] = (N - 1 - i) * (blk + 5);       /* descending: not a vector */
+    ck_assert_int_eq(dl_type_hindexed_block(N, blk, offs, dl_builtin(DL_BYTE), &bi), DL_OK);
+    dl_type_commit(v);
+    dl_type_commit(bi);
+    for (int i = 0; i < N; i++) {
+      memcpy(want + i * blk, mem + i * (blk + 3), (size_t)blk);
+    }
+    size_t pos = 0;
+    ck_assert_int_eq(dl_pack(mem, 1, v, out, N * 400, &pos), DL_OK);
+    ck_assert_msg(memcmp(out, want, (size_t)(N * blk)) == 0, "vector blk %lld", (long long)blk);
+    for (int i = 0; i < N; i++)
+      memcpy(want + i * blk, mem + offs[i], (size_t)blk);
+    pos = 0;
+    ck_assert_int_eq(dl_pack(mem, 1, bi, out, N * 400, &pos), DL_OK);
+    ck_assert_msg(memcmp(out, want, (size_t)(N * blk)) == 0, "blockindexed blk %lld",
+                  (long long)blk);
+    /* unpack back over a cleared copy restores exactly the blocks */
+    char *back = calloc(N * 800, 1), *ref = calloc(N * 800, 1);
+    for (int i = 0; i < N; i++)
+      memcpy(ref + offs[i], out + i * blk, (size_t)blk);
+    pos = 0;
+    ck_assert_int_eq(dl_unpack(out, (size_t)(N * blk), &pos, back, 1, bi), DL_OK);
+    ck_assert_msg(memcmp(back, ref, N * 800) == 0, "unpack blk %lld", (long long)blk);
+    free(back);
+    free(ref);
+    dl_type_free(&v);
+    dl_type_free(&bi);
+  }
+  /* indexed leaves whose lengths span each class range */
+  static const dl_count ranges[][2] = {{1, 3}, {2, 4}, {4, 8}, {8, 16}, {16, 32},
+                                       {32, 64}, {33, 256}, {1, 300}, {100, 120}};
+  for (size_t k = 0; k < sizeof(ranges) / sizeof(ranges[0]); k++) {
+    dl_count bl[N];
+    dl_aint offs[N], at = 0;
+    size_t total = 0;
+    for (int i = 0; i < N; i++) {
+      bl[i] = rng_range(&r, ranges[k][0], ranges[k][1]);
+      offs[i] = at + 1;                       /* gaps keep blocks apart */
+      at = offs[i] + bl[i];
+    }
+    bl[0] = ranges[k][0];                      /* both ends of the range */
+    bl[1] = ranges[k][1];
+    at = 0;
+    for (int i = 0; i < N; i++) {
+      offs[i] = at + 1;
+      at = offs[i] + bl[i];
+    }
+    dl_type *ix;
+    ck_assert_int_eq(dl_type_hindexed(N, bl, offs, dl_builtin(DL_BYTE), &ix), DL_OK);
+    dl_type_commit(ix);
+    for (int i = 0; i < N; i++) {
+      memcpy(want + total, mem + offs[i], (size_t)bl[i]);
+      total += (size_t)bl[i];
+    }
+    size_t pos = 0;
+    ck_assert_int_eq(dl_pack(mem, 1, ix, out, N * 400, &pos), DL_OK);
+    ck_assert_uint_eq(pos, total);
+    ck_assert_msg(memcmp(out, want, total) == 0, "indexed range %lld-%lld",
+                  (long long)ranges[k][0], (long long)ranges[k][1]);
+    dl_type_free(&ix);
+  }
+  free(mem);
+  free(out);
+  free(want);
+}
+END_TEST
+
 /* ---- one-shot semantics ---- */
 
 START_TEST(oneshot)
@@ -611,6 +693,7 @@ int main(void)
   tcase_add_test(tc, custom_action);
   tcase_add_test(tc, flash_manual);
   tcase_add_test(tc, count_time);
+  tcase_add_test(tc, copy_classes);
   tcase_add_test(tc, oneshot);
   tcase_add_test(tc, segment_errors);
   tcase_add_test(tc, bounded);

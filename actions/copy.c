@@ -6,6 +6,12 @@
 #include <string.h>
 #include "actions.h"
 
+/* The kernels are the hot path: let the compiler vectorize them with its
+   full cost model (the library is otherwise built -O2). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
+
 #define INLINE static inline __attribute__((always_inline))
 
 enum { PACK = 0, UNPACK = 1 };

@@ -2,7 +2,9 @@
  * programmer would, and compiled -O3: the yardstick of the benchmark.
  * (The pragma wins over the build's -O2, which comes later on the command
  * line than any per-target flag.) */
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("O3")
+#endif
 #include <stdint.h>
 #include <string.h>
 #include "bench.h"

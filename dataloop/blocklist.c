@@ -132,11 +132,14 @@ int dli_scan_blocks(dli_build *b, const dli_blocks *s, dli_scan *sc)
 {
   memset(sc, 0, sizeof(*sc));
   sc->uniform = sc->even = true;
-  sc->pbls = dli_build_alloc(b, DLI_SCAN_PREFIX * sizeof(dl_count));
-  sc->poffs = dli_build_alloc(b, DLI_SCAN_PREFIX * sizeof(dl_aint));
-  sc->praw = dli_build_alloc(b, DLI_SCAN_PREFIX * sizeof(dl_count));
-  sc->rbls = dli_build_alloc(b, DLI_FOLD_MAX_PERIOD * sizeof(dl_count));
-  sc->roffs = dli_build_alloc(b, DLI_FOLD_MAX_PERIOD * sizeof(dl_aint));
+  /* the prefix holds at most n blocks; the ring is needed only past it */
+  size_t np = s->n < DLI_SCAN_PREFIX ? (size_t)s->n + 1 : DLI_SCAN_PREFIX;
+  size_t nr = s->n < DLI_SCAN_PREFIX ? 1 : DLI_FOLD_MAX_PERIOD;
+  sc->pbls = dli_build_alloc(b, np * sizeof(dl_count));
+  sc->poffs = dli_build_alloc(b, np * sizeof(dl_aint));
+  sc->praw = dli_build_alloc(b, np * sizeof(dl_count));
+  sc->rbls = dli_build_alloc(b, nr * sizeof(dl_count));
+  sc->roffs = dli_build_alloc(b, nr * sizeof(dl_aint));
   if (!sc->pbls || !sc->poffs || !sc->praw || !sc->rbls || !sc->roffs)
     return DL_ERR_NOMEM;
   dli_blkit it = {.s = s};

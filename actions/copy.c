@@ -15,7 +15,7 @@
 #define INLINE static inline __attribute__((always_inline))
 
 enum { PACK = 0, UNPACK = 1 };
-enum { EXACT, PAIR2, PAIR4, PAIR8, PAIR16, PAIR32, CHUNK32, ANY };
+enum { EXACT, PAIR2, PAIR4, PAIR8, PAIR16, PAIR32, CHUNK32, SMALL, ANY };
 
 INLINE void copy(char *packed, char *mem, size_t n, int dir)
 {
@@ -41,6 +41,13 @@ INLINE void copy_block(char *q, char *m, size_t len, int cls, int dir)
       copy(q + i, m + i, 32, dir);
     copy(q + len - 32, m + len - 32, 32, dir);
     return;
+  case SMALL:                      /* mixed lengths up to 64: no call */
+    k = len >= 32 ? 32 : len >= 16 ? 16 : len >= 8 ? 8 : len >= 4 ? 4 : len >= 2 ? 2 : 1;
+    if (k == 1) {
+      copy(q, m, 1, dir);
+      return;
+    }
+    break;
   default: copy(q, m, len, dir); return;
   }
   /* any length in [k, 2k]: the first k and the last k bytes */
@@ -126,6 +133,7 @@ static int copy_class(size_t lo, size_t hi)
   if (lo >= 4 && hi <= 8) return PAIR4;
   if (lo >= 2 && hi <= 4) return PAIR2;
   if (lo >= 32 && hi <= 256) return CHUNK32;
+  if (hi <= 64) return SMALL;
   return ANY;
 }
 
@@ -165,6 +173,7 @@ static bool exact_size(size_t lo, size_t hi)
       case PAIR16: pk = loop(pk, p, lo, PAIR16, dir); break;                \
       case PAIR32: pk = loop(pk, p, lo, PAIR32, dir); break;                \
       case CHUNK32: pk = loop(pk, p, lo, CHUNK32, dir); break;              \
+      case SMALL: pk = loop(pk, p, lo, SMALL, dir); break;                  \
       default: pk = loop(pk, p, lo, ANY, dir); break;                       \
       }                                                                     \
     }                                                                       \

@@ -45,6 +45,21 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
     *moved = n;
     return n < size ? DL_ERR_TRUNCATE : DL_OK;
   }
+  if (count == 1 && (l->leaf || l->fuse) && n == size) {
+    /* one leaf loop: straight to the kernel, no segment */
+    dli_leaf lf;
+    dli_leaf_load(&lf, l, user);
+    dl_piece p = {.base = (char *)lf.base, .reps = lf.reps, .rep_stride = lf.rstride,
+                  .count = lf.count, .blk = lf.blk, .stride = lf.stride,
+                  .offs = lf.kind == DLI_VECTOR ? NULL : lf.offs,
+                  .pre = lf.kind == DLI_INDEXED ? lf.pre : NULL,
+                  .min_blk = lf.min_blk, .max_blk = lf.max_blk};
+    char *cur = packed;
+    *moved = lf.kind == DLI_VECTOR ? a->vector(&cur, &p)
+           : lf.kind == DLI_BLOCKINDEXED ? a->blockindexed(&cur, &p)
+                                         : a->indexed(&cur, &p);
+    return DL_OK;
+  }
   int frames = dli_segment_frames(t);
   dl_segment *s = frames <= STACK_FRAMES ? __builtin_alloca(dli_segment_bytes(frames))
                                          : malloc(dli_segment_bytes(frames));

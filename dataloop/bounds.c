@@ -68,7 +68,9 @@ int dli_bounds_struct(dl_count n, const dli_bounds *blocks, dli_bounds *out)
   for (dl_count i = 0; i < n; i++) {
     if (blocks[i].sticky)
       any_sticky = true;
-    if (blocks[i].align > r.align)
+    /* the padding rounds to the alignment of the typemap's entries: parts
+       without data have none */
+    if (blocks[i].size > 0 && blocks[i].align > r.align)
       r.align = blocks[i].align;
   }
   for (dl_count i = 0; i < n; i++) {

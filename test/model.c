@@ -163,7 +163,7 @@ model *model_struct(dl_count count, const dl_count *bls, const dl_aint *displs,
     return NULL;
   bool any_sticky = false, any = false, any_data = false;
   for (dl_count i = 0; i < count; i++) {
-    if (olds[i]->align > m->align)
+    if (bls[i] > 0 && olds[i]->size > 0 && olds[i]->align > m->align)
       m->align = olds[i]->align;
     if (bls[i] > 0 && olds[i]->sticky)
       any_sticky = true;

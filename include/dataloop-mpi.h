@@ -1,0 +1,23 @@
+/* dataloop's bridge from MPI datatypes (library libdataloop-mpi). */
+#ifndef DATALOOP_MPI_H
+#define DATALOOP_MPI_H
+
+#include <mpi.h>
+#include "dataloop.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* builds (or returns the cached) dataloop type for any committed
+   MPI_Datatype, predefined or derived, by MPI_Type_get_envelope/contents */
+int dl_type_from_mpi(MPI_Datatype dt, dl_type **out);
+
+/* The returned type is committed and belongs to dt: it stays valid until
+   dt is freed (or, for a predefined type, until MPI_Finalize); do not free
+   it. MPI_Type_dup shares it with the duplicate. */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

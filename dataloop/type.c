@@ -117,6 +117,14 @@ int dl_type_commit(dl_type *t)
   return DL_OK;
 }
 
+int dl_type_retain(dl_type *t)
+{
+  if (!dli_type_valid(t))
+    return DL_ERR_ARG;
+  dli_type_ref(t);
+  return DL_OK;
+}
+
 int dl_type_free(dl_type **t)
 {
   if (!t || !dli_type_valid(*t) || (*t)->builtin)

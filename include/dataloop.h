@@ -111,6 +111,11 @@ void dl_segment_free(dl_segment **s);
 
 /* ---- beyond the contract ------------------------------------------------ */
 
+/* Takes another reference to t (released by dl_type_free); for holding a
+   type across an operation that outlives its creator's reference. A
+   predefined type needs none: DL_OK, nothing changes. */
+int dl_type_retain(dl_type *t);
+
 /* Total packed bytes of the segment's (count, type). */
 size_t dl_segment_size(const dl_segment *s);
 

@@ -412,8 +412,15 @@ START_TEST(refcounts)
   ck_assert_int_eq(dl_type_commit(w), DL_OK);    /* twice is fine */
   expect_bounds(w, 32, 0, 80, 0, 80);           /* valid after v is gone */
   expect_bounds(d, 32, 0, 80, 0, 80);
+  /* a retained type outlives its creator's reference */
+  dl_type *keep = w;
+  ck_assert_int_eq(dl_type_retain(w), DL_OK);
   ck_assert_int_eq(dl_type_free(&w), DL_OK);
+  expect_bounds(keep, 32, 0, 80, 0, 80);
+  ck_assert_int_eq(dl_type_free(&keep), DL_OK);
   ck_assert_int_eq(dl_type_free(&d), DL_OK);
+  ck_assert_int_eq(dl_type_retain(NULL), DL_ERR_ARG);
+  ck_assert_int_eq(dl_type_retain(INT32), DL_OK);
 }
 END_TEST
 

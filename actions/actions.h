@@ -23,9 +23,19 @@ struct dli_offlen_state {
 };
 DLI_HIDDEN extern const dl_action dli_offlen_action;
 
+/* compiled code for pack and unpack (see dli_bulk_fn); NULL-safe to pass
+   only when the type has some */
+DLI_HIDDEN size_t dli_pack_bulk(void *state, const dli_loop *l, uintptr_t origin,
+                                dl_count e0, dl_count e1, size_t bytes);
+DLI_HIDDEN size_t dli_unpack_bulk(void *state, const dli_loop *l, uintptr_t origin,
+                                  dl_count e0, dl_count e1, size_t bytes);
+/* the bulk function for a copy in direction dir (DLI_JIT_PACK, _UNPACK)
+   over type t, or NULL when t has no compiled code */
+DLI_HIDDEN dli_bulk_fn dli_bulk_for(const dl_type *t, int dir);
+
 /* runs action a over [first, *last), first checking bounds for a bounded
    segment whose whole extent is not known to lie inside them */
 DLI_HIDDEN int dli_process(dl_segment *s, size_t first, size_t *last,
-                           const dl_action *a, void *state);
+                           const dl_action *a, void *state, dli_bulk_fn bulk);
 
 #endif

@@ -234,6 +234,37 @@ static size_t unpack_vector(void *st, const dl_piece *p) { return do_vector(st, 
 static size_t unpack_bidx(void *st, const dl_piece *p) { return do_blockindexed(st, p, UNPACK); }
 static size_t unpack_idx(void *st, const dl_piece *p) { return do_indexed(st, p, UNPACK); }
 
+static size_t bulk(void *st, const dli_loop *l, uintptr_t origin, dl_count e0,
+                   dl_count e1, size_t bytes, int dir)
+{
+  dli_jit_fn f = dli_jit_get(l, dir);
+  if (!f)
+    return 0;
+  char **cur = st;
+  f((char *)origin, *cur, e0, e1);
+  *cur += bytes;
+  return bytes;
+}
+
+size_t dli_pack_bulk(void *st, const dli_loop *l, uintptr_t origin, dl_count e0,
+                     dl_count e1, size_t bytes)
+{
+  return bulk(st, l, origin, e0, e1, bytes, DLI_JIT_PACK);
+}
+
+size_t dli_unpack_bulk(void *st, const dli_loop *l, uintptr_t origin, dl_count e0,
+                       dl_count e1, size_t bytes)
+{
+  return bulk(st, l, origin, e0, e1, bytes, DLI_JIT_UNPACK);
+}
+
+dli_bulk_fn dli_bulk_for(const dl_type *t, int dir)
+{
+  if (!atomic_load_explicit(&((dl_type *)t)->compiled, memory_order_acquire))
+    return NULL;
+  return dir == DLI_JIT_PACK ? dli_pack_bulk : dli_unpack_bulk;
+}
+
 const dl_action dli_pack_action = {pack_contig, pack_vector, pack_bidx, pack_idx};
 const dl_action dli_unpack_action = {unpack_contig, unpack_vector, unpack_bidx,
                                      unpack_idx};

@@ -30,6 +30,8 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
                    dl_count count, const dl_type *t, char *packed,
                    size_t avail, size_t *moved)
 {
+  dli_jit_note_use(t);
+  dli_bulk_fn bulk = dli_bulk_for(t, pack ? DLI_JIT_PACK : DLI_JIT_UNPACK);
   size_t size;
   int rc = dl_pack_size(count, t, &size);
   if (rc)
@@ -55,6 +57,10 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
                   .pre = lf.kind == DLI_INDEXED ? lf.pre : NULL,
                   .min_blk = lf.min_blk, .max_blk = lf.max_blk};
     char *cur = packed;
+    if (bulk && bulk(&cur, l, user, 0, dli_jit_elems(l), size) == size) {
+      *moved = size;
+      return DL_OK;
+    }
     *moved = lf.kind == DLI_VECTOR ? a->vector(&cur, &p)
            : lf.kind == DLI_BLOCKINDEXED ? a->blockindexed(&cur, &p)
                                          : a->indexed(&cur, &p);
@@ -69,7 +75,7 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
   size_t last = n;
   char *cur = packed;
   if (!rc)
-    rc = dli_segment_run(s, 0, &last, a, &cur);
+    rc = dli_segment_run(s, 0, &last, a, &cur, bulk);
   if (frames > STACK_FRAMES)
     free(s);
   if (rc)

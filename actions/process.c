@@ -46,18 +46,18 @@ static const dl_action check_action = {check_piece, check_piece, check_piece,
                                        check_piece};
 
 int dli_process(dl_segment *s, size_t first, size_t *last, const dl_action *a,
-                void *state)
+                void *state, dli_bulk_fn bulk)
 {
   if (s->bounded && !s->inside) {
     struct check c = {s->lo, s->hi, false};
     size_t end = *last;
-    int rc = dli_segment_run(s, first, &end, &check_action, &c);
+    int rc = dli_segment_run(s, first, &end, &check_action, &c, NULL);
     if (rc)
       return rc;
     if (c.out)
       return DL_ERR_BOUNDS;
   }
-  return dli_segment_run(s, first, last, a, state);
+  return dli_segment_run(s, first, last, a, state, bulk);
 }
 
 int dl_segment_process(dl_segment *s, size_t first, size_t *last,
@@ -66,7 +66,7 @@ int dl_segment_process(dl_segment *s, size_t first, size_t *last,
   if (!s || !last || !a || !a->contig || !a->vector || !a->blockindexed ||
       !a->indexed)
     return DL_ERR_ARG;
-  return dli_process(s, first, last, a, state);
+  return dli_process(s, first, last, a, state, NULL);
 }
 
 static bool range_ok(const dl_segment *s, size_t first, const size_t *last)
@@ -86,7 +86,9 @@ int dl_segment_pack(dl_segment *s, size_t first, size_t *last, void *outbuf)
   if (!range_ok(s, first, last) || !buf_ok(s, first, last, outbuf))
     return DL_ERR_ARG;
   char *cur = outbuf;
-  return dli_process(s, first, last, &dli_pack_action, &cur);
+  dli_jit_note_use(s->type);
+  return dli_process(s, first, last, &dli_pack_action, &cur,
+                     dli_bulk_for(s->type, DLI_JIT_PACK));
 }
 
 int dl_segment_unpack(dl_segment *s, size_t first, size_t *last,
@@ -95,7 +97,9 @@ int dl_segment_unpack(dl_segment *s, size_t first, size_t *last,
   if (!range_ok(s, first, last) || !buf_ok(s, first, last, inbuf))
     return DL_ERR_ARG;
   char *cur = (char *)inbuf;
-  return dli_process(s, first, last, &dli_unpack_action, &cur);
+  dli_jit_note_use(s->type);
+  return dli_process(s, first, last, &dli_unpack_action, &cur,
+                     dli_bulk_for(s->type, DLI_JIT_UNPACK));
 }
 
 int dl_segment_iov(dl_segment *s, size_t first, size_t *last,
@@ -104,7 +108,7 @@ int dl_segment_iov(dl_segment *s, size_t first, size_t *last,
   if (!range_ok(s, first, last) || !n_iov || (max_iov > 0 && !iov))
     return DL_ERR_ARG;
   struct dli_iov_state st = {iov, max_iov, 0};
-  int rc = dli_process(s, first, last, &dli_iov_action, &st);
+  int rc = dli_process(s, first, last, &dli_iov_action, &st, NULL);
   *n_iov = st.n;
   return rc;
 }
@@ -115,7 +119,7 @@ int dl_segment_offlen(dl_segment *s, size_t first, size_t *last,
   if (!range_ok(s, first, last) || !n || (max > 0 && (!offsets || !lengths)))
     return DL_ERR_ARG;
   struct dli_offlen_state st = {s->buf, offsets, lengths, max, 0};
-  int rc = dli_process(s, first, last, &dli_offlen_action, &st);
+  int rc = dli_process(s, first, last, &dli_offlen_action, &st, NULL);
   *n = st.n;
   return rc;
 }

@@ -49,7 +49,44 @@ struct dli_loop {
   size_t min_blk, max_blk; /* leaf INDEXED: bounds on block bytes */
   const dli_loop *child;      /* non-leaf, not STRUCT */
   const dli_loop **children;  /* STRUCT */
+  void *jit[2];      /* compiled pack and unpack of whole elements (a
+                        dli_jit_fn), published once with release order */
 };
+
+/* A compiled function moves elements [e0, e1) of loop l whose origin is
+   `origin`, to or from `packed` (the first element's first byte). A loop's
+   elements, for this purpose, are its blocks when it is a leaf or has
+   single-element blocks, and its elements when it is a CONTIG. */
+typedef void (*dli_jit_fn)(char *origin, char *packed, dl_count e0, dl_count e1);
+enum { DLI_JIT_PACK = 0, DLI_JIT_UNPACK = 1 };
+
+static inline dli_jit_fn dli_jit_get(const dli_loop *l, int dir)
+{
+  return (dli_jit_fn)__atomic_load_n(&l->jit[dir], __ATOMIC_ACQUIRE);
+}
+
+/* may loop l carry a compiled function for ranges of its elements? */
+static inline bool dli_jit_shape_ok(const dli_loop *l)
+{
+  return l->kind != DLI_STRUCT &&
+         (l->leaf || l->kind == DLI_CONTIG || l->blocklen == 1) &&
+         !(l->kind == DLI_INDEXED && !l->leaf);
+}
+
+/* elements of loop l in that sense, and the packed bytes of [e0, e1) */
+static inline dl_count dli_jit_elems(const dli_loop *l)
+{
+  return l->kind == DLI_CONTIG ? (l->leaf ? 1 : l->count) : l->count;
+}
+
+static inline dl_count dli_jit_bytes(const dli_loop *l, dl_count e0, dl_count e1)
+{
+  if (l->leaf)
+    return l->kind == DLI_CONTIG ? l->count
+         : l->kind == DLI_INDEXED ? l->pre[e1] - l->pre[e0]
+                                  : (e1 - e0) * l->blocklen;
+  return (e1 - e0) * l->el_size;
+}
 
 /* Typemap bounds as MPI defines them. `sticky` marks bounds set by
    MPI_Type_create_resized (MPI's lb/ub markers), which later constructors
@@ -73,6 +110,9 @@ struct dl_type {
   dli_bounds b;
   const dli_loop *loop;  /* root; NULL when size is 0; inside this block */
   size_t loop_bytes;     /* bytes of the tree after the header */
+  _Atomic long uses;     /* processing calls, for compiling hot types */
+  _Atomic unsigned char compiled;  /* some loops carry compiled code */
+  _Atomic int hint;      /* DL_HINT_* */
 };
 
 /* ---- bounds (bounds.c) ---- */
@@ -195,6 +235,17 @@ static inline dl_count dli_block_bytes(const dli_loop *l, dl_count i)
   default: return l->pre[i + 1] - l->pre[i];
   }
 }
+
+/* ---- runtime compilation (policy in jitpolicy.c, code in src/codegen) ---- */
+/* counts a use of t and compiles it when it has become hot */
+DLI_HIDDEN void dli_jit_note_use(const dl_type *t);
+/* compiles t unless DL_JIT=0 says never (a hint or a threshold reached) */
+DLI_HIDDEN void dli_jit_request(dl_type *t);
+/* compiles t's loops (DL_ERR_UNSUPPORTED without a code generator); the
+   code generator's entry point, called once per type by the policy */
+DLI_HIDDEN int dli_jit_compile(dl_type *t);
+/* DL_TRACE=1: say what the engine decides, on stderr */
+DLI_HIDDEN bool dli_trace(void);
 
 /* a recursive reference walk of the tree, for tests: calls fn for every
    contiguous run in packed order */

@@ -122,6 +122,7 @@ static int packed_size(const dli_loop *l, dl_count *size)
 int dli_finish_node(dli_loop *l)
 {
   dl_aint lo = 0, hi = 0;
+  l->jit[0] = l->jit[1] = NULL;     /* compiled for another shape, if any */
   int rc = packed_size(l, &l->size);
   if (!rc)
     rc = l->leaf ? leaf_bounds(l, &lo, &hi) : inner_bounds(l, &lo, &hi);
@@ -163,6 +164,7 @@ int dli_shift(dli_build *b, const dli_loop *l, dl_aint delta,
   if (!n)
     return DL_ERR_NOMEM;
   *n = *l;
+  n->jit[0] = n->jit[1] = NULL;     /* compiled code holds the old offset */
   if (__builtin_add_overflow(n->offset, delta, &n->offset) ||
       __builtin_add_overflow(n->tlb, delta, &n->tlb) ||
       __builtin_add_overflow(n->tub, delta, &n->tub))

@@ -44,6 +44,8 @@ static void *take_copy(char **cur, const void *src, size_t bytes)
 static const dli_loop *tree_copy(const dli_loop *l, char **cur)
 {
   dli_loop *n = take_copy(cur, l, sizeof(*l));
+  for (int d = 0; d < 2; d++)       /* compiled code may land concurrently */
+    n->jit[d] = __atomic_load_n(&l->jit[d], __ATOMIC_ACQUIRE);
   size_t c = (size_t)l->count;
   if (l->kind == DLI_BLOCKINDEXED || l->kind == DLI_INDEXED ||
       l->kind == DLI_STRUCT)
@@ -112,8 +114,23 @@ int dl_type_commit(dl_type *t)
 {
   if (!dli_type_valid(t))
     return DL_ERR_ARG;
-  if (!t->builtin)
-    atomic_store_explicit(&t->committed, 1, memory_order_release);
+  if (t->builtin)
+    return DL_OK;
+  atomic_store_explicit(&t->committed, 1, memory_order_release);
+  if (atomic_load(&t->hint) == DL_HINT_REUSE_HIGH)
+    dli_jit_request(t);
+  return DL_OK;
+}
+
+int dl_type_set_hint(dl_type *t, int hint)
+{
+  if (!dli_type_valid(t) || (hint != DL_HINT_NONE && hint != DL_HINT_REUSE_HIGH))
+    return DL_ERR_ARG;
+  if (t->builtin)
+    return DL_OK;
+  atomic_store(&t->hint, hint);
+  if (hint == DL_HINT_REUSE_HIGH && atomic_load(&t->committed))
+    dli_jit_request(t);
   return DL_OK;
 }
 
@@ -145,6 +162,7 @@ int dl_type_dup(dl_type *old, dl_type **out)
   t->basic = old->basic;
   if (old->builtin || atomic_load(&old->committed))
     atomic_store(&t->committed, 1);
+  atomic_store(&t->compiled, atomic_load(&old->compiled));
   *out = t;
   return DL_OK;
 }

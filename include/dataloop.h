@@ -111,6 +111,18 @@ void dl_segment_free(dl_segment **s);
 
 /* ---- beyond the contract ------------------------------------------------ */
 
+/* Runtime code generation: compile pack/unpack for t now. Returns
+   DL_ERR_UNSUPPORTED when built without LLVM (--with-llvm) or when nothing
+   in t's loops can be compiled; the interpreter then runs, with identical
+   results. Environment: DL_JIT=0 never compiles; DL_JIT_THRESHOLD=N
+   compiles a type after N uses (0: at its first use). */
+int dl_type_compile(dl_type *t);   /* compile pack/unpack for t now */
+
+/* Hints about how a type will be used; DL_HINT_REUSE_HIGH compiles it at
+   commit (or at once if already committed). */
+enum { DL_HINT_NONE = 0, DL_HINT_REUSE_HIGH = 1 };
+int dl_type_set_hint(dl_type *t, int hint);
+
 /* Takes another reference to t (released by dl_type_free); for holding a
    type across an operation that outlives its creator's reference. A
    predefined type needs none: DL_OK, nothing changes. */

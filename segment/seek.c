@@ -20,6 +20,7 @@ static dl_count search(const dl_count *pre, dl_count n, dl_count x)
 void dli_leaf_load(dli_leaf *lf, const dli_loop *l, uintptr_t origin)
 {
   uintptr_t at = origin;
+  const dli_loop *node = l;
   dl_count reps = 1;
   dl_aint rstride = 0;
   if (!l->leaf) {                 /* a fused parent: its repetition */
@@ -45,6 +46,8 @@ void dli_leaf_load(dli_leaf *lf, const dli_loop *l, uintptr_t origin)
   }
   lf->total = lf->repbytes * (size_t)lf->reps;
   lf->delta = lf->base - at;
+  lf->node = node;
+  lf->origin = at;
 }
 
 void dli_leaf_set(dli_leaf *lf, size_t p)
@@ -62,11 +65,11 @@ void dli_leaf_set(dli_leaf *lf, size_t p)
 
 /* element (i, j) of frame f from the byte offset rem inside its loop;
    returns the offset left inside that element */
-static dl_count frame_set(dli_frame *f, dl_count rem)
+static dl_count frame_set(dli_frame *f, dl_count rem, size_t pos)
 {
   const dli_loop *l = f->loop;
   dl_count el = l->el_size;
-  dl_aint at = l->offset, ext = l->el_extent;
+  dl_aint off = l->offset, ext = l->el_extent;
   switch (l->kind) {
   case DLI_CONTIG:
     f->i = 0;
@@ -76,21 +79,23 @@ static dl_count frame_set(dli_frame *f, dl_count rem)
     dl_count bb = l->blocklen * el;
     f->i = rem / bb;
     rem %= bb;
-    at += l->kind == DLI_VECTOR ? f->i * l->stride : l->offs[f->i];
+    off += l->kind == DLI_VECTOR ? f->i * l->stride : l->offs[f->i];
     break;
   }
   default:
     f->i = search(l->pre, l->count, rem);
     rem -= l->pre[f->i];
-    at += l->offs[f->i];
+    off += l->offs[f->i];
     if (l->kind == DLI_STRUCT) {
       el = l->children[f->i]->size;
       ext = l->exts[f->i];
     }
   }
   f->j = rem / el;
-  f->elem = f->origin + (uintptr_t)at + (uintptr_t)(f->j * ext);
-  return rem % el;
+  f->elem = f->origin + (uintptr_t)off + (uintptr_t)(f->j * ext);
+  dl_count left = rem % el;
+  f->epos = pos - (size_t)left;
+  return left;
 }
 
 void dli_segment_seek(dl_segment *s, size_t pos)
@@ -106,7 +111,7 @@ void dli_segment_seek(dl_segment *s, size_t pos)
     dli_frame *f = &s->frames[s->depth++];
     f->loop = l;
     f->origin = origin;
-    rem = frame_set(f, rem);
+    rem = frame_set(f, rem, pos);
     l = l->kind == DLI_STRUCT ? l->children[f->i] : l->child;
     origin = f->elem;
   }

@@ -19,11 +19,14 @@ typedef struct dli_frame {
   uintptr_t origin;  /* address the loop's offsets are relative to */
   uintptr_t elem;    /* address of element j of block i */
   dl_count i, j;
+  size_t epos;       /* stream position where that element starts */
 } dli_frame;
 
 /* the leaf being processed, with the regular repetition of a fused parent
    (a CONTIG or single-element VECTOR loop directly above it) folded in */
 typedef struct dli_leaf {
+  const dli_loop *node;   /* the leaf, or the fused parent over it */
+  uintptr_t origin;       /* the node's origin */
   int kind;               /* DLI_VECTOR, DLI_BLOCKINDEXED or DLI_INDEXED */
   uintptr_t base;         /* origin of repetition 0, leaf offset included */
   dl_count reps;
@@ -75,8 +78,17 @@ DLI_HIDDEN void dli_segment_seek(dl_segment *s, size_t pos);
 DLI_HIDDEN void dli_leaf_load(dli_leaf *lf, const dli_loop *l, uintptr_t origin);
 /* sets the leaf's (r, i, off) from a byte position inside it */
 DLI_HIDDEN void dli_leaf_set(dli_leaf *lf, size_t p);
-/* runs action a over [first, *last); the core of every processing call */
+/* Moves whole elements [e0, e1) of loop l at origin with compiled code,
+   `bytes` packed bytes in all; returns bytes, or 0 when l has none (the
+   walker then interprets). Supplied by the pack and unpack actions. */
+typedef size_t (*dli_bulk_fn)(void *state, const dli_loop *l, uintptr_t origin,
+                              dl_count e0, dl_count e1, size_t bytes);
+
+/* runs action a over [first, *last); the core of every processing call.
+   bulk, when not NULL, is tried first wherever whole elements of a loop
+   fall inside the range. */
 DLI_HIDDEN int dli_segment_run(dl_segment *s, size_t first, size_t *last,
-                               const dl_action *a, void *state);
+                               const dl_action *a, void *state,
+                               dli_bulk_fn bulk);
 
 #endif

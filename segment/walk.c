@@ -50,11 +50,20 @@ static void next_block(dli_leaf *lf, dl_count k)
 /* Processes up to `avail` bytes of the current leaf. Returns the bytes
    done; *stopped is set when the action took less than it was given. */
 static size_t leaf_run(dl_segment *s, size_t avail, const dl_action *a,
-                       void *st, bool *stopped)
+                       void *st, dli_bulk_fn bulk, bool *stopped)
 {
   dli_leaf *lf = &s->leaf;
   size_t done = 0;
-  if (lf->r == 0 && lf->i == 0 && lf->off == 0 && avail >= lf->total) {
+  bool whole = lf->r == 0 && lf->i == 0 && lf->off == 0 && avail >= lf->total;
+  if (whole && bulk) {
+    const dli_loop *n = lf->node;
+    dl_count e1 = dli_jit_elems(n);
+    if (bulk(st, n, lf->origin, 0, e1, lf->total) == lf->total) {
+      lf->r = lf->reps;
+      return lf->total;
+    }
+  }
+  if (whole) {
     /* the common case: the whole leaf, all repetitions, in one call */
     dl_piece p = {.base = (char *)lf->base, .reps = lf->reps,
                   .rep_stride = lf->rstride, .count = lf->count, .blk = lf->blk,
@@ -150,6 +159,7 @@ static bool frame_next(dli_frame *f)
   dl_count n = l->kind == DLI_CONTIG ? l->count
              : l->kind == DLI_VECTOR || l->kind == DLI_BLOCKINDEXED ? l->blocklen
              : l->blocklens[f->i];
+  f->epos += (size_t)(l->kind == DLI_STRUCT ? l->children[f->i]->size : l->el_size);
   if (++f->j < n) {
     f->elem += (uintptr_t)(l->kind == DLI_STRUCT ? l->exts[f->i] : l->el_extent);
     return true;
@@ -175,6 +185,7 @@ static bool next_leaf(dl_segment *s)
   dli_frame *low = &s->frames[d];
   if (d == s->depth - 1 && low->loop->kind != DLI_STRUCT) {
     /* the same leaf loop again, one element further on */
+    s->leaf.origin = low->elem;
     s->leaf.base = low->elem + s->leaf.delta;
     s->leaf.r = s->leaf.i = 0;
     s->leaf.off = 0;
@@ -193,14 +204,38 @@ static bool next_leaf(dl_segment *s)
     g->loop = c;
     g->origin = f->elem;
     g->i = g->j = 0;
+    g->epos = f->epos;
     g->elem = g->origin + (uintptr_t)(c->offset + (c->kind == DLI_CONTIG ||
                                                    c->kind == DLI_VECTOR
                                                        ? 0 : c->offs[0]));
   }
 }
 
+/* The outermost frame at the start of one of its elements whose loop has
+   compiled code takes as many whole elements as the range holds; returns
+   the bytes it moved (0: none). */
+static size_t frames_bulk(dl_segment *s, size_t end, void *state, dli_bulk_fn bulk)
+{
+  for (int d = 0; d < s->depth; d++) {
+    dli_frame *f = &s->frames[d];
+    const dli_loop *l = f->loop;
+    if (f->epos != s->pos || !dli_jit_shape_ok(l) || !dli_jit_get(l, DLI_JIT_PACK))
+      continue;
+    dl_count e0 = l->kind == DLI_CONTIG ? f->j : f->i;
+    dl_count n = (dl_count)((end - s->pos) / (size_t)l->el_size);
+    if (n > dli_jit_elems(l) - e0)
+      n = dli_jit_elems(l) - e0;
+    if (n == 0)
+      continue;
+    size_t bytes = (size_t)dli_jit_bytes(l, e0, e0 + n);
+    if (bulk(state, l, f->origin, e0, e0 + n, bytes) == bytes)
+      return bytes;
+  }
+  return 0;
+}
+
 int dli_segment_run(dl_segment *s, size_t first, size_t *last,
-                    const dl_action *a, void *state)
+                    const dl_action *a, void *state, dli_bulk_fn bulk)
 {
   if (first > s->size || first > *last)
     return DL_ERR_ARG;
@@ -209,7 +244,14 @@ int dli_segment_run(dl_segment *s, size_t first, size_t *last,
     dli_segment_seek(s, first);
   bool stopped = false;
   while (s->pos < end && !stopped) {
-    s->pos += leaf_run(s, end - s->pos, a, state, &stopped);
+    if (bulk && s->depth > 0) {
+      size_t got = frames_bulk(s, end, state, bulk);
+      if (got) {
+        dli_segment_seek(s, s->pos + got);
+        continue;
+      }
+    }
+    s->pos += leaf_run(s, end - s->pos, a, state, bulk, &stopped);
     if (s->leaf.r == s->leaf.reps && s->pos < s->size && !next_leaf(s))
       break;
   }

@@ -508,6 +508,157 @@ START_TEST(copy_classes)
 }
 END_TEST
 
+/* ---- compiled code: a stand-in compiler exercises the walker's use of it ----
+
+   Every loop that may carry compiled code gets a function that moves its
+   elements with the reference walk; packing in random chunks, in and out
+   of order, must still give the model's bytes. */
+
+enum { SLOTS = 64 };
+static const dli_loop *slot_loop[SLOTS];
+static int slot_calls;
+
+struct copyrun { char *packed; int dir; };
+
+static int copy_run(void *ctx, dl_aint addr, dl_count len)
+{
+  struct copyrun *c = ctx;
+  if (c->dir == DLI_JIT_PACK)
+    memcpy(c->packed, (char *)addr, (size_t)len);
+  else
+    memcpy((char *)addr, c->packed, (size_t)len);
+  c->packed += len;
+  return 0;
+}
+
+static void fake_run(int k, int dir, char *origin, char *packed, dl_count e0, dl_count e1)
+{
+  const dli_loop *l = slot_loop[k];
+  struct copyrun c = {packed, dir};
+  slot_calls++;
+  for (dl_count e = e0; e < e1; e++) {
+    dl_aint at = (dl_aint)(uintptr_t)origin + l->offset;
+    if (l->kind == DLI_VECTOR)
+      at += e * l->stride;
+    else if (l->kind == DLI_BLOCKINDEXED || l->kind == DLI_INDEXED)
+      at += l->offs[e];
+    else if (!l->leaf)
+      at += e * l->el_extent;
+    if (l->leaf)
+      copy_run(&c, at, l->kind == DLI_CONTIG ? l->count
+                      : l->kind == DLI_INDEXED ? l->pre[e + 1] - l->pre[e] : l->blocklen);
+    else
+      dli_loop_walk(l->child, at, copy_run, &c);
+  }
+}
+
+#define FAKE(k, j)                                                           \
+  static void fake_p##k##j(char *o, char *p, dl_count a, dl_count b)         \
+  { fake_run(8 * k + j, 0, o, p, a, b); }                                    \
+  static void fake_u##k##j(char *o, char *p, dl_count a, dl_count b)         \
+  { fake_run(8 * k + j, 1, o, p, a, b); }
+#define FAKE8(k) FAKE(k, 0) FAKE(k, 1) FAKE(k, 2) FAKE(k, 3) FAKE(k, 4) \
+  FAKE(k, 5) FAKE(k, 6) FAKE(k, 7)
+FAKE8(0) FAKE8(1) FAKE8(2) FAKE8(3) FAKE8(4) FAKE8(5) FAKE8(6) FAKE8(7)
+#define REF(k, j) {fake_p##k##j, fake_u##k##j},
+#define REF8(k) REF(k, 0) REF(k, 1) REF(k, 2) REF(k, 3) REF(k, 4) REF(k, 5) \
+  REF(k, 6) REF(k, 7)
+static const dli_jit_fn fakes[SLOTS][2] = {REF8(0) REF8(1) REF8(2) REF8(3) REF8(4)
+                                          REF8(5) REF8(6) REF8(7)};
+
+/* gives every eligible loop of the tree a stand-in function; returns how
+   many (0 means nothing was eligible) */
+static int fake_compile(const dli_loop *l, int *used)
+{
+  int n = 0;
+  if (*used < SLOTS && dli_jit_shape_ok(l)) {
+    slot_loop[*used] = l;
+    ((dli_loop *)l)->jit[0] = (void *)fakes[*used][0];
+    ((dli_loop *)l)->jit[1] = (void *)fakes[*used][1];
+    (*used)++;
+    n++;
+  }
+  if (l->kind == DLI_STRUCT)
+    for (dl_count i = 0; i < l->count; i++)
+      n += fake_compile(l->children[i], used);
+  else if (!l->leaf)
+    n += fake_compile(l->child, used);
+  return n;
+}
+
+START_TEST(compiled_code_in_the_walker)
+{
+  rng r = {seed ^ 6};
+  int n = scaled(2000), compiled = 0;
+  size_t edges[256], order[256];
+  for (int it = 0; it < n; it++) {
+    casefix c;
+    case_new(&r, &c);
+    int used = 0;
+    if (c.size == 0 || c.rt.t->builtin || fake_compile(c.rt.t->loop, &used) == 0) {
+      case_free(&c);
+      continue;
+    }
+    atomic_store(&c.rt.t->compiled, 1);
+    compiled++;
+    char *want = malloc(c.size + 1), *got = malloc(c.size + 1);
+    model_pack(c.runs, c.nruns, c.mem.origin, want);
+    size_t pos = 0;
+    slot_calls = 0;
+    ck_assert_int_eq(dl_pack(c.mem.origin, c.count, c.rt.t, got, c.size, &pos), DL_OK);
+    if (memcmp(want, got, c.size) != 0) {
+      dl_type_print(stderr, c.rt.t);
+      for (size_t i = 0; i < c.size; i++)
+        if (want[i] != got[i]) {
+          fprintf(stderr, "first difference at packed byte %zu of %zu\n", i, c.size);
+          break;
+        }
+    }
+    ck_assert_msg(memcmp(want, got, c.size) == 0, "compiled one-shot: " CASE_FMT,
+                  CASE_ARGS(&c));
+    /* a single dense run is a plain memmove, compiled or not */
+    if (!dli_is_dense(c.rt.t->loop) && c.count == 1)
+      ck_assert_msg(slot_calls > 0, "compiled code never called: " CASE_FMT,
+                    CASE_ARGS(&c));
+    size_t ne = cut(&r, c.size, edges, 256);
+    for (size_t k = 0; k + 1 < ne; k++)
+      order[k] = k;
+    shuffle(&r, order, ne - 1);
+    dl_segment *s;
+    ck_assert_int_eq(dl_segment_create(c.mem.origin, c.count, c.rt.t, &s), DL_OK);
+    memset(got, 0, c.size);
+    for (size_t k = 0; k + 1 < ne; k++) {
+      size_t a = edges[order[k]], z = edges[order[k] + 1], last = z;
+      ck_assert_int_eq(dl_segment_pack(s, a, &last, got + a), DL_OK);
+      ck_assert_uint_eq(last, z);
+    }
+    ck_assert_msg(memcmp(want, got, c.size) == 0, "compiled chunks: " CASE_FMT,
+                  CASE_ARGS(&c));
+    /* unpack: the one-shot, compiled, into a copy equals the model's */
+    tbuf a = c.mem, b = c.mem;
+    a.mem = malloc(c.mem.len + 1);
+    b.mem = malloc(c.mem.len + 1);
+    a.origin = a.mem + (c.mem.origin - c.mem.mem);
+    b.origin = b.mem + (c.mem.origin - c.mem.mem);
+    uint64_t f = rng_next(&r);
+    tbuf_fill(&a, f);
+    tbuf_fill(&b, f);
+    model_unpack(c.runs, c.nruns, a.origin, want);
+    pos = 0;
+    ck_assert_int_eq(dl_unpack(want, c.size, &pos, b.origin, c.count, c.rt.t), DL_OK);
+    ck_assert_msg(memcmp(a.mem, b.mem, c.mem.len) == 0, "compiled unpack: " CASE_FMT,
+                  CASE_ARGS(&c));
+    free(a.mem);
+    free(b.mem);
+    dl_segment_free(&s);
+    free(want);
+    free(got);
+    case_free(&c);
+  }
+  ck_assert_int_gt(compiled, n / 4);
+}
+END_TEST
+
 /* ---- one-shot semantics ---- */
 
 START_TEST(oneshot)
@@ -694,6 +845,7 @@ int main(void)
   tcase_add_test(tc, flash_manual);
   tcase_add_test(tc, count_time);
   tcase_add_test(tc, copy_classes);
+  tcase_add_test(tc, compiled_code_in_the_walker);
   tcase_add_test(tc, oneshot);
   tcase_add_test(tc, segment_errors);
   tcase_add_test(tc, bounded);

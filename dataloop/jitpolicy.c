@@ -1,0 +1,60 @@
+/* When to compile: DL_JIT=0 never; a DL_HINT_REUSE_HIGH type at commit;
+ * otherwise a type once it has been used DL_JIT_THRESHOLD times (default
+ * below, chosen from measurements in doc/codegen.md). Read once. */
+#include <pthread.h>
+#include <stdlib.h>
+#include "loop.h"
+
+#define DEFAULT_THRESHOLD 64
+
+static struct {
+  bool enabled, trace;
+  long threshold;
+} cfg;
+static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
+
+static void load(void)
+{
+  const char *e = getenv("DL_JIT"), *n = getenv("DL_JIT_THRESHOLD");
+  const char *tr = getenv("DL_TRACE");
+  cfg.enabled = !(e && e[0] == '0' && e[1] == 0);
+  cfg.threshold = n && *n ? atol(n) : DEFAULT_THRESHOLD;
+  if (cfg.threshold < 0)
+    cfg.threshold = DEFAULT_THRESHOLD;
+  cfg.trace = tr && tr[0] && tr[0] != '0';
+}
+
+bool dli_trace(void)
+{
+  pthread_once(&cfg_once, load);
+  return cfg.trace;
+}
+
+void dli_jit_request(dl_type *t)
+{
+  pthread_once(&cfg_once, load);
+  if (cfg.enabled)
+    dli_jit_compile(t);
+}
+
+void dli_jit_note_use(const dl_type *t)
+{
+  if (t->builtin || atomic_load_explicit(&((dl_type *)t)->compiled, memory_order_relaxed))
+    return;
+  pthread_once(&cfg_once, load);
+  if (!cfg.enabled)
+    return;
+  /* exactly one caller sees the count reach the threshold */
+  if (atomic_fetch_add_explicit(&((dl_type *)t)->uses, 1, memory_order_relaxed) ==
+      cfg.threshold)
+    dli_jit_compile((dl_type *)t);
+}
+
+int dl_type_compile(dl_type *t)
+{
+  if (!dli_type_valid(t))
+    return DL_ERR_ARG;
+  if (t->builtin || t->b.size == 0)
+    return DL_ERR_UNSUPPORTED;
+  return dli_jit_compile(t);
+}

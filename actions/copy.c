@@ -260,7 +260,7 @@ size_t dli_unpack_bulk(void *st, const dli_loop *l, uintptr_t origin, dl_count e
 
 dli_bulk_fn dli_bulk_for(const dl_type *t, int dir)
 {
-  if (!atomic_load_explicit(&((dl_type *)t)->compiled, memory_order_acquire))
+  if (!(atomic_load_explicit(&((dl_type *)t)->compiled, memory_order_acquire) & (1 << dir)))
     return NULL;
   return dir == DLI_JIT_PACK ? dli_pack_bulk : dli_unpack_bulk;
 }

@@ -30,7 +30,7 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
                    dl_count count, const dl_type *t, char *packed,
                    size_t avail, size_t *moved)
 {
-  dli_jit_note_use(t);
+  dli_jit_note_use(t, pack ? DLI_JIT_PACK : DLI_JIT_UNPACK);
   dli_bulk_fn bulk = dli_bulk_for(t, pack ? DLI_JIT_PACK : DLI_JIT_UNPACK);
   size_t size;
   int rc = dl_pack_size(count, t, &size);

@@ -86,7 +86,7 @@ int dl_segment_pack(dl_segment *s, size_t first, size_t *last, void *outbuf)
   if (!range_ok(s, first, last) || !buf_ok(s, first, last, outbuf))
     return DL_ERR_ARG;
   char *cur = outbuf;
-  dli_jit_note_use(s->type);
+  dli_jit_note_use(s->type, DLI_JIT_PACK);
   return dli_process(s, first, last, &dli_pack_action, &cur,
                      dli_bulk_for(s->type, DLI_JIT_PACK));
 }
@@ -97,7 +97,7 @@ int dl_segment_unpack(dl_segment *s, size_t first, size_t *last,
   if (!range_ok(s, first, last) || !buf_ok(s, first, last, inbuf))
     return DL_ERR_ARG;
   char *cur = (char *)inbuf;
-  dli_jit_note_use(s->type);
+  dli_jit_note_use(s->type, DLI_JIT_UNPACK);
   return dli_process(s, first, last, &dli_unpack_action, &cur,
                      dli_bulk_for(s->type, DLI_JIT_UNPACK));
 }

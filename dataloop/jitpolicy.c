@@ -34,20 +34,20 @@ void dli_jit_request(dl_type *t)
 {
   pthread_once(&cfg_once, load);
   if (cfg.enabled)
-    dli_jit_compile(t);
+    dli_jit_compile(t, 3);
 }
 
-void dli_jit_note_use(const dl_type *t)
+void dli_jit_note_use(const dl_type *t, int dir)
 {
-  if (t->builtin || atomic_load_explicit(&((dl_type *)t)->compiled, memory_order_relaxed))
+  dl_type *w = (dl_type *)t;
+  if (t->builtin || atomic_load_explicit(&w->compiled, memory_order_relaxed) & (1 << dir))
     return;
   pthread_once(&cfg_once, load);
   if (!cfg.enabled)
     return;
   /* exactly one caller sees the count reach the threshold */
-  if (atomic_fetch_add_explicit(&((dl_type *)t)->uses, 1, memory_order_relaxed) ==
-      cfg.threshold)
-    dli_jit_compile((dl_type *)t);
+  if (atomic_fetch_add_explicit(&w->uses[dir], 1, memory_order_relaxed) == cfg.threshold)
+    dli_jit_compile(w, 1 << dir);
 }
 
 int dl_type_compile(dl_type *t)
@@ -56,5 +56,5 @@ int dl_type_compile(dl_type *t)
     return DL_ERR_ARG;
   if (t->builtin || t->b.size == 0)
     return DL_ERR_UNSUPPORTED;
-  return dli_jit_compile(t);
+  return dli_jit_compile(t, 3);
 }

@@ -110,8 +110,8 @@ struct dl_type {
   dli_bounds b;
   const dli_loop *loop;  /* root; NULL when size is 0; inside this block */
   size_t loop_bytes;     /* bytes of the tree after the header */
-  _Atomic long uses;     /* processing calls, for compiling hot types */
-  _Atomic unsigned char compiled;  /* some loops carry compiled code */
+  _Atomic long uses[2];  /* pack and unpack calls, for compiling hot types */
+  _Atomic unsigned char compiled;  /* bit 1 << dir: some loops carry code */
   _Atomic int hint;      /* DL_HINT_* */
 };
 
@@ -237,13 +237,15 @@ static inline dl_count dli_block_bytes(const dli_loop *l, dl_count i)
 }
 
 /* ---- runtime compilation (policy in jitpolicy.c, code in src/codegen) ---- */
-/* counts a use of t and compiles it when it has become hot */
-DLI_HIDDEN void dli_jit_note_use(const dl_type *t);
+/* counts a use of t in direction dir (DLI_JIT_PACK, _UNPACK) and compiles
+   that direction when it has become hot */
+DLI_HIDDEN void dli_jit_note_use(const dl_type *t, int dir);
 /* compiles t unless DL_JIT=0 says never (a hint or a threshold reached) */
 DLI_HIDDEN void dli_jit_request(dl_type *t);
-/* compiles t's loops (DL_ERR_UNSUPPORTED without a code generator); the
-   code generator's entry point, called once per type by the policy */
-DLI_HIDDEN int dli_jit_compile(dl_type *t);
+/* compiles t's loops in the directions of mask (1 << dir), returning
+   DL_ERR_UNSUPPORTED without a code generator or when nothing compiles;
+   the code generator's entry point */
+DLI_HIDDEN int dli_jit_compile(dl_type *t, int mask);
 /* DL_TRACE=1: say what the engine decides, on stderr */
 DLI_HIDDEN bool dli_trace(void);
 

@@ -1,8 +1,9 @@
 /* Built without LLVM: no code generator; the interpreter runs everything. */
 #include "../../dataloop/loop.h"
 
-int dli_jit_compile(dl_type *t)
+int dli_jit_compile(dl_type *t, int mask)
 {
   (void)t;
+  (void)mask;
   return DL_ERR_UNSUPPORTED;
 }

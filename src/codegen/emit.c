@@ -1,0 +1,473 @@
+/* LLVM IR for one loop subtree: nested loops with every count, stride and
+ * offset a constant, short leaf loops unrolled, short index lists in
+ * constant arrays, fixed-size blocks moved by plain loads and stores. The
+ * IR is emitted ready to run (no optimizer needed), so compiling is quick.
+ *
+ * Loop reordering: when the function's own loop steps through memory in
+ * small steps (at most a cache line) while everything below it jumps by
+ * more, the packed order would touch each cache line once per element of
+ * that loop (Flash I/O: 24 variables of a cell, one pass over all cells
+ * per variable). The emitted code instead makes that loop the innermost
+ * one: memory is walked once, and each element's bytes still go to their
+ * own place in the packed stream. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "codegen.h"
+
+typedef struct cg {
+  LLVMModuleRef m;
+  LLVMContextRef ctx;
+  LLVMBuilderRef b;
+  LLVMValueRef fn;
+  LLVMTypeRef i8, i16, i32, i64, v2, p8;
+  int dir;
+  bool ok;
+  int globals;
+  /* reordering: the outer loop runs inside each leaf block copy, unrolled
+     when the call covers all its elements (ro_full) */
+  bool ro, ro_full;
+  dl_count ro_n;
+  LLVMValueRef ro_e0, ro_e1, ro_out0;
+  dl_aint ro_mstep;        /* bytes between the outer loop's elements */
+  dl_count ro_pstep;       /* packed bytes of one outer element */
+} cg;
+
+static LLVMValueRef c64(cg *g, int64_t v)
+{
+  return LLVMConstInt(g->i64, (unsigned long long)v, 1);
+}
+
+static LLVMValueRef at(cg *g, LLVMValueRef p, LLVMValueRef off)
+{
+  return LLVMBuildGEP2(g->b, g->i8, p, &off, 1, "");
+}
+
+static LLVMValueRef atc(cg *g, LLVMValueRef p, int64_t off)
+{
+  return off == 0 ? p : at(g, p, c64(g, off));
+}
+
+/* one move of a type of `bytes` bytes from src to dst, unaligned */
+static void move(cg *g, LLVMTypeRef t, LLVMValueRef dst, LLVMValueRef src)
+{
+  LLVMTypeRef pt = LLVMPointerType(t, 0);
+  LLVMValueRef v = LLVMBuildLoad2(g->b, t, LLVMBuildBitCast(g->b, src, pt, ""), "");
+  LLVMSetAlignment(v, 1);
+  LLVMValueRef s = LLVMBuildStore(g->b, v, LLVMBuildBitCast(g->b, dst, pt, ""));
+  LLVMSetAlignment(s, 1);
+}
+
+/* n bytes between memory and the packed stream, n a constant */
+static void copy_const(cg *g, LLVMValueRef mem, LLVMValueRef packed, dl_count n)
+{
+  LLVMValueRef dst = g->dir == DLI_JIT_PACK ? packed : mem;
+  LLVMValueRef src = g->dir == DLI_JIT_PACK ? mem : packed;
+  if (n > 256) {
+    LLVMBuildMemCpy(g->b, dst, 1, src, 1, c64(g, n));
+    return;
+  }
+  static const int sizes[5] = {16, 8, 4, 2, 1};
+  int64_t o = 0;
+  for (int k = 0; k < 5; k++) {
+    LLVMTypeRef t = k == 0 ? g->v2 : k == 1 ? g->i64 : k == 2 ? g->i32
+                  : k == 3 ? g->i16 : g->i8;
+    for (; n - o >= sizes[k]; o += sizes[k])
+      move(g, t, atc(g, dst, o), atc(g, src, o));
+    if (o < n && n >= 16 && k == 0) {       /* the tail overlapping */
+      move(g, t, atc(g, dst, n - 16), atc(g, src, n - 16));
+      return;
+    }
+  }
+}
+
+/* a block at mem; with reordering, that block of every outer element */
+static void copy_block(cg *g, LLVMValueRef mem, LLVMValueRef packed, dl_count n);
+
+typedef void (*body_fn)(cg *g, LLVMValueRef i, LLVMValueRef *out, void *ctx);
+
+/* for (i = lo; i < hi; i++) body(i); `out` is carried through */
+static LLVMValueRef loop(cg *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef out,
+                         body_fn body, void *ctx)
+{
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "loop");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "done");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, lo, hi, ""), head, done);
+  LLVMPositionBuilderAtEnd(g->b, head);
+  LLVMValueRef i = LLVMBuildPhi(g->b, g->i64, "i");
+  LLVMValueRef o = LLVMBuildPhi(g->b, g->p8, "out");
+  LLVMValueRef o2 = o;
+  body(g, i, &o2, ctx);
+  LLVMValueRef next = LLVMBuildAdd(g->b, i, c64(g, 1), "");
+  LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, next, hi, ""), head, done);
+  LLVMAddIncoming(i, (LLVMValueRef[]){lo, next}, (LLVMBasicBlockRef[]){pre, latch}, 2);
+  LLVMAddIncoming(o, (LLVMValueRef[]){out, o2}, (LLVMBasicBlockRef[]){pre, latch}, 2);
+  LLVMPositionBuilderAtEnd(g->b, done);
+  LLVMValueRef res = LLVMBuildPhi(g->b, g->p8, "");
+  LLVMAddIncoming(res, (LLVMValueRef[]){out, o2}, (LLVMBasicBlockRef[]){pre, latch}, 2);
+  return res;
+}
+
+/* a constant array of int64 in the module, for index lists */
+static LLVMValueRef table(cg *g, const int64_t *v, dl_count n)
+{
+  LLVMValueRef *k = malloc(sizeof(LLVMValueRef) * (size_t)n);
+  if (!k) {
+    g->ok = false;
+    return NULL;
+  }
+  for (dl_count i = 0; i < n; i++)
+    k[i] = c64(g, v[i]);
+  LLVMValueRef init = LLVMConstArray(g->i64, k, (unsigned)n);
+  free(k);
+  char name[32];
+  snprintf(name, sizeof(name), "t%d", g->globals++);
+  LLVMValueRef gv = LLVMAddGlobal(g->m, LLVMTypeOf(init), name);
+  LLVMSetInitializer(gv, init);
+  LLVMSetGlobalConstant(gv, 1);
+  LLVMSetLinkage(gv, LLVMPrivateLinkage);
+  return gv;
+}
+
+static LLVMValueRef table_get(cg *g, LLVMValueRef gv, dl_count n, LLVMValueRef i)
+{
+  LLVMTypeRef at_t = LLVMArrayType(g->i64, (unsigned)n);
+  LLVMValueRef idx[2] = {c64(g, 0), i};
+  LLVMValueRef p = LLVMBuildGEP2(g->b, at_t, gv, idx, 2, "");
+  return LLVMBuildLoad2(g->b, g->i64, p, "");
+}
+
+static void instance(cg *g, const dli_loop *l, LLVMValueRef origin, LLVMValueRef *out);
+
+/* ---- the elements of non-leaf loops ---- */
+
+struct elems {
+  const dli_loop *l;
+  LLVMValueRef base;       /* block start, or the loop's base */
+  LLVMValueRef offs;       /* table of block offsets, or NULL */
+  dl_count n;              /* table length */
+};
+
+/* element j of a block at base: the child at base + j * el_extent */
+static void elem_body(cg *g, LLVMValueRef j, LLVMValueRef *out, void *ctx)
+{
+  struct elems *e = ctx;
+  LLVMValueRef o = at(g, e->base, LLVMBuildMul(g->b, j, c64(g, e->l->el_extent), ""));
+  instance(g, e->l->child, o, out);
+}
+
+/* block i: its blocklen (or blocklens[i]) elements */
+static void block_body(cg *g, LLVMValueRef i, LLVMValueRef *out, void *ctx)
+{
+  struct elems *e = ctx, inner = *e;
+  const dli_loop *l = e->l;
+  LLVMValueRef off = l->kind == DLI_VECTOR ? LLVMBuildMul(g->b, i, c64(g, l->stride), "")
+                                           : table_get(g, e->offs, e->n, i);
+  inner.base = at(g, e->base, off);
+  if (l->kind == DLI_INDEXED) {
+    LLVMValueRef lens = table(g, l->blocklens, l->count);
+    if (!g->ok)
+      return;
+    LLVMValueRef n = table_get(g, lens, l->count, i);
+    *out = loop(g, c64(g, 0), n, *out, elem_body, &inner);
+  } else if (l->blocklen == 1) {
+    instance(g, l->child, inner.base, out);
+  } else {
+    *out = loop(g, c64(g, 0), c64(g, l->blocklen), *out, elem_body, &inner);
+  }
+}
+
+static void struct_blocks(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValueRef *out)
+{
+  for (dl_count i = 0; i < l->count && g->ok; i++) {
+    LLVMValueRef b = atc(g, base, l->offs[i]);
+    for (dl_count j = 0; j < l->blocklens[i] && g->ok; j++)
+      instance(g, l->children[i], atc(g, b, j * l->exts[i]), out);
+  }
+}
+
+static void inner_instance(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValueRef *out)
+{
+  struct elems e = {l, base, NULL, 0};
+  switch (l->kind) {
+  case DLI_CONTIG:
+    *out = loop(g, c64(g, 0), c64(g, l->count), *out, elem_body, &e);
+    return;
+  case DLI_STRUCT:
+    if (l->count > DLI_CG_UNROLL) {
+      g->ok = false;
+      return;
+    }
+    struct_blocks(g, l, base, out);
+    return;
+  case DLI_BLOCKINDEXED:
+  case DLI_INDEXED:
+    if (l->count > DLI_CG_MAX_LIST) {
+      g->ok = false;
+      return;
+    }
+    e.offs = table(g, l->offs, l->count);
+    e.n = l->count;
+    if (!g->ok)
+      return;
+    /* fall through */
+  default:
+    *out = loop(g, c64(g, 0), c64(g, l->count), *out, block_body, &e);
+  }
+}
+
+/* ---- leaves ---- */
+
+struct leafctx {
+  const dli_loop *l;
+  LLVMValueRef base, offs;
+};
+
+static void vec_block(cg *g, LLVMValueRef i, LLVMValueRef *out, void *ctx)
+{
+  struct leafctx *c = ctx;
+  LLVMValueRef off = c->offs ? table_get(g, c->offs, c->l->count, i)
+                             : LLVMBuildMul(g->b, i, c64(g, c->l->stride), "");
+  copy_block(g, at(g, c->base, off), *out, c->l->blocklen);
+  *out = atc(g, *out, c->l->blocklen);
+}
+
+static void leaf_instance(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValueRef *out)
+{
+  switch (l->kind) {
+  case DLI_CONTIG:
+    copy_block(g, base, *out, l->count);
+    *out = atc(g, *out, l->count);
+    return;
+  case DLI_INDEXED:
+    if (l->count > 4 * DLI_CG_UNROLL) {
+      g->ok = false;                 /* many varying blocks: the interpreter */
+      return;
+    }
+    for (dl_count i = 0; i < l->count; i++) {
+      dl_count len = l->pre[i + 1] - l->pre[i];
+      copy_block(g, atc(g, base, l->offs[i]), *out, len);
+      *out = atc(g, *out, len);
+    }
+    return;
+  default:
+    if (l->count <= DLI_CG_UNROLL) {
+      for (dl_count i = 0; i < l->count; i++) {
+        dl_aint off = l->kind == DLI_VECTOR ? i * l->stride : l->offs[i];
+        copy_block(g, atc(g, base, off), *out, l->blocklen);
+        *out = atc(g, *out, l->blocklen);
+      }
+      return;
+    }
+    if (l->count > DLI_CG_MAX_LIST) {
+      g->ok = false;
+      return;
+    }
+    struct leafctx c = {l, base, l->kind == DLI_VECTOR ? NULL : table(g, l->offs, l->count)};
+    if (g->ok)
+      *out = loop(g, c64(g, 0), c64(g, l->count), *out, vec_block, &c);
+  }
+}
+
+static void instance(cg *g, const dli_loop *l, LLVMValueRef origin, LLVMValueRef *out)
+{
+  if (!g->ok)
+    return;
+  LLVMValueRef base = atc(g, origin, l->offset);
+  if (l->leaf)
+    leaf_instance(g, l, base, out);
+  else
+    inner_instance(g, l, base, out);
+}
+
+/* ---- reordering ---- */
+
+struct roctx {
+  LLVMValueRef mem, inner;   /* block address for outer element e0, its packed offset */
+  dl_count n;
+};
+
+static void ro_body(cg *g, LLVMValueRef e, LLVMValueRef *out, void *ctx)
+{
+  struct roctx *c = ctx;
+  LLVMValueRef k = LLVMBuildSub(g->b, e, g->ro_e0, "");
+  LLVMValueRef mem = at(g, c->mem, LLVMBuildMul(g->b, k, c64(g, g->ro_mstep), ""));
+  LLVMValueRef pk = at(g, at(g, g->ro_out0, LLVMBuildMul(g->b, k, c64(g, g->ro_pstep), "")),
+                       c->inner);
+  copy_const(g, mem, pk, c->n);
+  (void)out;
+}
+
+static void copy_block(cg *g, LLVMValueRef mem, LLVMValueRef packed, dl_count n)
+{
+  if (!g->ro) {
+    copy_const(g, mem, packed, n);
+    return;
+  }
+  if (g->ro_full) {                 /* straight-line: constant offsets */
+    for (dl_count e = 0; e < g->ro_n; e++)
+      copy_const(g, atc(g, mem, e * g->ro_mstep), atc(g, packed, e * g->ro_pstep), n);
+    return;
+  }
+  /* the same block of every outer element: mem is element e0's block, and
+     packed is where it goes counted from element e0's packed start */
+  LLVMValueRef inner = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, packed, g->i64, ""),
+                                    LLVMBuildPtrToInt(g->b, g->ro_out0, g->i64, ""), "");
+  struct roctx c = {mem, inner, n};
+  loop(g, g->ro_e0, g->ro_e1, packed, ro_body, &c);
+}
+
+/* the span of memory a loop instance touches */
+static dl_aint span(const dli_loop *l)
+{
+  return l->tub - l->tlb;
+}
+
+/* regular all the way down, and its leaf blocks never overlap */
+static bool regular_disjoint(const dli_loop *l, dl_aint *leaf_stride, dl_count *blk)
+{
+  for (;;) {
+    if (l->leaf) {
+      if (l->kind == DLI_VECTOR) {
+        *leaf_stride = l->stride < 0 ? -l->stride : l->stride;
+        *blk = l->blocklen;
+        return *leaf_stride >= l->blocklen;
+      }
+      return false;
+    }
+    if (l->kind != DLI_CONTIG && l->kind != DLI_VECTOR)
+      return false;
+    dl_aint ext = l->el_extent < 0 ? -l->el_extent : l->el_extent;
+    dl_aint child = span(l->child);
+    if (l->kind == DLI_CONTIG) {
+      if (l->count > 1 && ext < child)
+        return false;
+    } else if (l->kind == DLI_VECTOR) {
+      dl_aint st = l->stride < 0 ? -l->stride : l->stride;
+      if ((l->blocklen > 1 && ext < child) ||
+          (l->count > 1 && st < (l->blocklen - 1) * ext + child))
+        return false;
+    }
+    l = l->child;
+  }
+}
+
+bool dli_cg_reorders(const dli_loop *l, int dir)
+{
+  if (l->leaf || (l->kind != DLI_CONTIG && !(l->kind == DLI_VECTOR && l->blocklen == 1)) ||
+      l->count < 2)
+    return false;
+  dl_aint m = l->kind == DLI_CONTIG ? l->el_extent : l->stride;
+  if (m < 0)
+    m = -m;
+  dl_aint ls = 0;
+  dl_count blk = 0;
+  bool disjoint = regular_disjoint(l->child, &ls, &blk);
+  /* worth it: small steps outside, large jumps inside; and for unpack,
+     every block of every element apart, so the order cannot matter */
+  if (m > 64 || ls < 64 || blk > 16 || l->count > 64 || ls == 0)
+    return false;
+  return dir == DLI_JIT_PACK || (disjoint && (l->count - 1) * m + blk <= ls);
+}
+
+/* ---- the function ---- */
+
+struct top {
+  const dli_loop *l;
+  LLVMValueRef base, offs;
+};
+
+/* element e of the function's own loop */
+static void top_body(cg *g, LLVMValueRef e, LLVMValueRef *out, void *ctx)
+{
+  struct top *t = ctx;
+  const dli_loop *l = t->l;
+  if (l->leaf) {
+    LLVMValueRef off = l->kind == DLI_VECTOR ? LLVMBuildMul(g->b, e, c64(g, l->stride), "")
+                                             : table_get(g, t->offs, l->count, e);
+    copy_block(g, at(g, t->base, off), *out, l->blocklen);
+    *out = atc(g, *out, l->blocklen);
+    return;
+  }
+  dl_aint step = l->kind == DLI_CONTIG ? l->el_extent : l->stride;
+  LLVMValueRef off = l->kind == DLI_BLOCKINDEXED ? table_get(g, t->offs, l->count, e)
+                                                 : LLVMBuildMul(g->b, e, c64(g, step), "");
+  instance(g, l->child, at(g, t->base, off), out);
+}
+
+static void emit_body(cg *g, const dli_loop *l, LLVMValueRef origin, LLVMValueRef packed,
+                      LLVMValueRef e0, LLVMValueRef e1)
+{
+  LLVMValueRef base = atc(g, origin, l->offset), out = packed;
+  struct top t = {l, base, NULL};
+  if (l->leaf && (l->kind == DLI_CONTIG || l->kind == DLI_INDEXED)) {
+    /* called for the whole leaf only (the walker's one use of it): one
+       block, or a short list unrolled */
+    leaf_instance(g, l, base, &out);
+    return;
+  }
+  if (l->kind == DLI_BLOCKINDEXED) {
+    if (l->count > DLI_CG_MAX_LIST) {
+      g->ok = false;
+      return;
+    }
+    t.offs = table(g, l->offs, l->count);
+    if (!g->ok)
+      return;
+  }
+  if (dli_cg_reorders(l, g->dir)) {
+    /* the inner loops once, each leaf block copied for every element; a
+       call for all elements (the usual one) gets the copies unrolled */
+    g->ro = true;
+    g->ro_e0 = e0;
+    g->ro_e1 = e1;
+    g->ro_out0 = packed;
+    g->ro_n = l->count;
+    g->ro_mstep = l->kind == DLI_CONTIG ? l->el_extent : l->stride;
+    g->ro_pstep = l->el_size;
+    LLVMBasicBlockRef full = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "full");
+    LLVMBasicBlockRef part = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "part");
+    LLVMValueRef all = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, e0, c64(g, 0), ""),
+                                    LLVMBuildICmp(g->b, LLVMIntEQ, e1, c64(g, l->count), ""), "");
+    LLVMBuildCondBr(g->b, all, full, part);
+    LLVMPositionBuilderAtEnd(g->b, full);
+    g->ro_full = true;
+    instance(g, l->child, base, &out);
+    LLVMBuildRetVoid(g->b);
+    LLVMPositionBuilderAtEnd(g->b, part);
+    g->ro_full = false;
+    out = packed;
+    instance(g, l->child, at(g, base, LLVMBuildMul(g->b, e0, c64(g, g->ro_mstep), "")), &out);
+    return;
+  }
+  loop(g, e0, e1, out, top_body, &t);
+}
+
+bool dli_cg_emit(LLVMModuleRef m, const dli_loop *l, int dir, const char *name)
+{
+  cg g = {.m = m, .ctx = LLVMGetModuleContext(m), .dir = dir, .ok = true};
+  g.i8 = LLVMInt8TypeInContext(g.ctx);
+  g.i16 = LLVMInt16TypeInContext(g.ctx);
+  g.i32 = LLVMInt32TypeInContext(g.ctx);
+  g.i64 = LLVMInt64TypeInContext(g.ctx);
+  g.v2 = LLVMVectorType(g.i64, 2);
+  g.p8 = LLVMPointerType(g.i8, 0);
+  LLVMTypeRef params[4] = {g.p8, g.p8, g.i64, g.i64};
+  LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(g.ctx), params, 4, 0);
+  g.fn = LLVMAddFunction(m, name, ft);
+  for (unsigned k = 0; k < 2; k++)      /* memory and the packed stream never alias */
+    LLVMAddAttributeAtIndex(g.fn, k + 1,
+        LLVMCreateEnumAttribute(g.ctx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
+  g.b = LLVMCreateBuilderInContext(g.ctx);
+  LLVMPositionBuilderAtEnd(g.b, LLVMAppendBasicBlockInContext(g.ctx, g.fn, "entry"));
+  emit_body(&g, l, LLVMGetParam(g.fn, 0), LLVMGetParam(g.fn, 1), LLVMGetParam(g.fn, 2),
+            LLVMGetParam(g.fn, 3));
+  if (g.ok)
+    LLVMBuildRetVoid(g.b);
+  LLVMDisposeBuilder(g.b);
+  if (!g.ok)
+    LLVMDeleteFunction(g.fn);
+  return g.ok;
+}

@@ -1,0 +1,272 @@
+/* The LLVM back end: what it compiles, that compiled code runs and moves
+ * exactly the interpreter's bytes (one-shot and in chunks, both ways),
+ * loop reordering for Flash I/O, the shape cache, the use threshold, the
+ * commit hint, DL_JIT=0, and threads compiling and packing at once.
+ * (Every randomized test also runs with DL_JIT_THRESHOLD=0: jit-forced.sh.) */
+#include <check.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "loop.h"
+#include "codegen.h"
+
+static bool jit_off;
+
+static dl_type *flash(void)
+{
+  dl_type *x, *y, *z, *b, *v;
+  ck_assert_int_eq(dl_type_hvector(8, 1, 192, dl_builtin(DL_DOUBLE), &x), DL_OK);
+  ck_assert_int_eq(dl_type_hvector(8, 1, 3072, x, &y), DL_OK);
+  ck_assert_int_eq(dl_type_hvector(8, 1, 49152, y, &z), DL_OK);
+  ck_assert_int_eq(dl_type_hvector(80, 1, 786432, z, &b), DL_OK);
+  ck_assert_int_eq(dl_type_hvector(24, 1, 8, b, &v), DL_OK);
+  dl_type_free(&x);
+  dl_type_free(&y);
+  dl_type_free(&z);
+  dl_type_free(&b);
+  dl_type_commit(v);
+  return v;
+}
+
+#define FLASH_BYTES ((size_t)80 * 16 * 16 * 16 * 192)
+#define FLASH_PACKED ((size_t)80 * 512 * 24 * 8)
+#define FLASH_ORIGIN (((4 * 16 + 4) * 16 + 4) * 192)
+
+/* pack and unpack one type with an interpreted twin: same bytes one-shot
+   and in 64 KiB chunks */
+static void same_as_interpreted(dl_type *compiled, dl_type *plain, char *mem,
+                                size_t memlen, char *origin_c, size_t packed)
+{
+  char *a = malloc(packed), *b = malloc(packed);
+  size_t pa = 0, pb = 0;
+  ck_assert_int_eq(dl_pack(origin_c, 1, plain, a, packed, &pa), DL_OK);
+  ck_assert_int_eq(dl_pack(origin_c, 1, compiled, b, packed, &pb), DL_OK);
+  ck_assert(pa == packed && pb == packed && memcmp(a, b, packed) == 0);
+  memset(b, 0, packed);
+  dl_segment *s;
+  ck_assert_int_eq(dl_segment_create(origin_c, 1, compiled, &s), DL_OK);
+  for (size_t at = 0; at < packed; at += 65536) {
+    size_t last = at + 65536;
+    ck_assert_int_eq(dl_segment_pack(s, at, &last, b + at), DL_OK);
+  }
+  dl_segment_free(&s);
+  ck_assert(memcmp(a, b, packed) == 0);
+  /* unpack a scrambled stream both ways into copies of the memory */
+  char *m1 = malloc(memlen), *m2 = malloc(memlen);
+  memcpy(m1, mem, memlen);
+  memcpy(m2, mem, memlen);
+  for (size_t i = 0; i < packed; i++)
+    a[i] = (char)(i * 2654435761u >> 13);
+  pa = pb = 0;
+  ck_assert_int_eq(dl_unpack(a, packed, &pa, m1 + (origin_c - mem), 1, plain), DL_OK);
+  ck_assert_int_eq(dl_unpack(a, packed, &pb, m2 + (origin_c - mem), 1, compiled), DL_OK);
+  ck_assert(memcmp(m1, m2, memlen) == 0);
+  free(m1);
+  free(m2);
+  free(a);
+  free(b);
+}
+
+START_TEST(flash_reordered)
+{
+  if (jit_off)
+    return;
+  dl_type *t = flash(), *plain = flash();
+  ck_assert(dli_cg_reorders(t->loop, DLI_JIT_PACK));
+  ck_assert(dli_cg_reorders(t->loop, DLI_JIT_UNPACK));   /* blocks apart */
+  ck_assert_int_eq(dl_type_compile(t), DL_OK);
+  ck_assert(atomic_load(&t->compiled) == 3);
+  ck_assert_ptr_nonnull(dli_jit_get(t->loop, DLI_JIT_PACK));
+  ck_assert_ptr_nonnull(dli_jit_get(t->loop->child, DLI_JIT_UNPACK));
+  char *mem = malloc(FLASH_BYTES);
+  for (size_t i = 0; i < FLASH_BYTES; i++)
+    mem[i] = (char)(i * 7 + (i >> 11));
+  same_as_interpreted(t, plain, mem, FLASH_BYTES, mem + FLASH_ORIGIN, FLASH_PACKED);
+  free(mem);
+  dl_type_free(&t);
+  dl_type_free(&plain);
+}
+END_TEST
+
+/* a type whose loops are all compiled as the suite's are */
+START_TEST(suite_shapes)
+{
+  if (jit_off)
+    return;
+  dl_type *v, *s, *one, *f = dl_builtin(DL_FLOAT);
+  dl_count bl = 1;
+  dl_aint d = 0;
+  ck_assert_int_eq(dl_type_vector(1 << 16, 1, 2, f, &v), DL_OK);
+  ck_assert_int_eq(dl_type_struct(1, &bl, &d, &f, &one), DL_OK);
+  ck_assert_int_eq(dl_type_resized(one, 0, 8, &s), DL_OK);
+  dl_type_commit(v);
+  dl_type_commit(s);
+  ck_assert_int_eq(dl_type_compile(v), DL_OK);
+  ck_assert_ptr_nonnull(dli_jit_get(v->loop, DLI_JIT_PACK));
+  /* a dense run has nothing to compile; builtins and empty types neither */
+  ck_assert_int_eq(dl_type_compile(s), DL_ERR_UNSUPPORTED);
+  ck_assert_int_eq(dl_type_compile(dl_builtin(DL_INT32)), DL_ERR_UNSUPPORTED);
+  dl_type *z;
+  ck_assert_int_eq(dl_type_contiguous(0, f, &z), DL_OK);
+  ck_assert_int_eq(dl_type_compile(z), DL_ERR_UNSUPPORTED);
+  ck_assert_int_eq(dl_type_compile(NULL), DL_ERR_ARG);
+  /* the periodic Indexed pattern: the short period is unrolled */
+  enum { N = 100000 };
+  static const int pick[5] = {0, 1, 3, 6, 7};
+  dl_count *b2 = malloc(N * sizeof(dl_count)), *d2 = malloc(N * sizeof(dl_count));
+  for (int i = 0; i < N; i++) {
+    b2[i] = 1;
+    d2[i] = pick[i % 5] + 10 * (i / 5);
+  }
+  dl_type *ix, *ixp;
+  ck_assert_int_eq(dl_type_indexed(N, b2, d2, f, &ix), DL_OK);
+  ck_assert_int_eq(dl_type_indexed(N, b2, d2, f, &ixp), DL_OK);
+  dl_type_commit(ix);
+  dl_type_commit(ixp);
+  ck_assert_int_eq(dl_type_compile(ix), DL_OK);
+  ck_assert_ptr_nonnull(dli_jit_get(ix->loop, DLI_JIT_PACK));
+  size_t len = (size_t)d2[N - 1] + 1, packed = N * 4;
+  float *mem = malloc(len * sizeof(float));
+  for (size_t i = 0; i < len; i++)
+    mem[i] = (float)i;
+  same_as_interpreted(ix, ixp, (char *)mem, len * 4, (char *)mem, packed);
+  free(mem);
+  free(b2);
+  free(d2);
+  dl_type_free(&ix);
+  dl_type_free(&ixp);
+  dl_type_free(&z);
+  dl_type_free(&v);
+  dl_type_free(&s);
+  dl_type_free(&one);
+}
+END_TEST
+
+START_TEST(shape_cache)
+{
+  if (jit_off)
+    return;
+  /* two types of one shape share one compiled function */
+  dl_type *a, *b;
+  ck_assert_int_eq(dl_type_vector(300, 3, 7, dl_builtin(DL_INT16), &a), DL_OK);
+  ck_assert_int_eq(dl_type_vector(300, 3, 7, dl_builtin(DL_INT16), &b), DL_OK);
+  dl_type_commit(a);
+  dl_type_commit(b);
+  ck_assert_int_eq(dl_type_compile(a), DL_OK);
+  ck_assert_int_eq(dl_type_compile(b), DL_OK);
+  ck_assert_ptr_nonnull(dli_jit_get(a->loop, DLI_JIT_PACK));
+  ck_assert_ptr_eq(dli_jit_get(a->loop, DLI_JIT_PACK), dli_jit_get(b->loop, DLI_JIT_PACK));
+  /* another stride is another function */
+  dl_type *c;
+  ck_assert_int_eq(dl_type_vector(300, 3, 8, dl_builtin(DL_INT16), &c), DL_OK);
+  dl_type_commit(c);
+  ck_assert_int_eq(dl_type_compile(c), DL_OK);
+  ck_assert_ptr_ne(dli_jit_get(a->loop, DLI_JIT_PACK), dli_jit_get(c->loop, DLI_JIT_PACK));
+  dl_type_free(&a);
+  dl_type_free(&b);
+  dl_type_free(&c);
+}
+END_TEST
+
+/* test/Makefile.inc runs this program with DL_JIT_THRESHOLD=3 */
+START_TEST(threshold_and_hint)
+{
+  dl_type *t;
+  ck_assert_int_eq(dl_type_vector(100, 2, 5, dl_builtin(DL_DOUBLE), &t), DL_OK);
+  dl_type_commit(t);
+  double in[500] = {0}, out[200];
+  for (int k = 0; k < 4; k++) {
+    ck_assert_int_eq(atomic_load(&t->compiled) & 1, 0);   /* not yet */
+    size_t pos = 0;
+    ck_assert_int_eq(dl_pack(in, 1, t, out, sizeof(out), &pos), DL_OK);
+  }
+  ck_assert_int_eq(atomic_load(&t->compiled), jit_off ? 0 : 1);  /* 4th use, pack only */
+  dl_type_free(&t);
+  /* a hint compiles at commit */
+  ck_assert_int_eq(dl_type_vector(100, 2, 6, dl_builtin(DL_DOUBLE), &t), DL_OK);
+  ck_assert_int_eq(dl_type_set_hint(t, DL_HINT_REUSE_HIGH), DL_OK);
+  ck_assert_int_eq(atomic_load(&t->compiled), 0);
+  dl_type_commit(t);
+  ck_assert_int_eq(atomic_load(&t->compiled), jit_off ? 0 : 3);
+  ck_assert_int_eq(dl_type_set_hint(t, 99), DL_ERR_ARG);
+  ck_assert_int_eq(dl_type_set_hint(NULL, DL_HINT_NONE), DL_ERR_ARG);
+  ck_assert_int_eq(dl_type_set_hint(dl_builtin(DL_INT32), DL_HINT_REUSE_HIGH), DL_OK);
+  dl_type_free(&t);
+}
+END_TEST
+
+/* many threads compiling and packing the same and similar types at once */
+struct job {
+  dl_type *t;
+  int k;
+  bool ok;
+};
+
+static void *worker(void *arg)
+{
+  struct job *j = arg;
+  double in[2000], out[1000];
+  for (int i = 0; i < 2000; i++)
+    in[i] = i;
+  j->ok = true;
+  for (int round = 0; round < 50; round++) {
+    if (round == j->k)
+      dl_type_compile(j->t);
+    size_t pos = 0;
+    if (dl_pack(in, 1, j->t, out, sizeof(out), &pos) != DL_OK)
+      j->ok = false;
+    for (int i = 0; i < 1000; i++)
+      if (out[i] != (double)(2 * i))
+        j->ok = false;
+  }
+  return NULL;
+}
+
+START_TEST(threads)
+{
+  enum { T = 8 };
+  dl_type *shared;
+  ck_assert_int_eq(dl_type_vector(1000, 1, 2, dl_builtin(DL_DOUBLE), &shared), DL_OK);
+  dl_type_commit(shared);
+  pthread_t th[T];
+  struct job jobs[T];
+  dl_type *own[T];
+  for (int i = 0; i < T; i++) {
+    /* half share one type, half have their own of the same shape */
+    own[i] = NULL;
+    if (i % 2) {
+      ck_assert_int_eq(dl_type_vector(1000, 1, 2, dl_builtin(DL_DOUBLE), &own[i]), DL_OK);
+      dl_type_commit(own[i]);
+    }
+    jobs[i] = (struct job){own[i] ? own[i] : shared, i, false};
+    ck_assert_int_eq(pthread_create(&th[i], NULL, worker, &jobs[i]), 0);
+  }
+  for (int i = 0; i < T; i++) {
+    pthread_join(th[i], NULL);
+    ck_assert(jobs[i].ok);
+    if (own[i])
+      dl_type_free(&own[i]);
+  }
+  dl_type_free(&shared);
+}
+END_TEST
+
+int main(void)
+{
+  const char *e = getenv("DL_JIT");
+  jit_off = e && !strcmp(e, "0");
+  Suite *su = suite_create("jit");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, flash_reordered);
+  tcase_add_test(tc, suite_shapes);
+  tcase_add_test(tc, shape_cache);
+  tcase_add_test(tc, threshold_and_hint);
+  tcase_add_test(tc, threads);
+  suite_add_tcase(su, tc);
+  SRunner *sr = srunner_create(su);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -24,9 +24,11 @@ typedef struct opts {
   int builds;            /* repetitions of the type-construction timing */
 } opts;
 
-enum { E_MANUAL, E_DL, E_CHUNKED, E_MPICH, E_MEMCPY, NENG };
-static const char *const eng_names[NENG] = {"manual", "dataloop", "dl-64K", "MPICH",
-                                            "memcpy"};
+/* dataloop interpreted (DL_JIT=0 for the run) and compiled (dl_type_compile
+   on a duplicate), each one-shot and in 64 KiB segment chunks */
+enum { E_MANUAL, E_DL, E_CHUNKED, E_JIT, E_JIT_CHUNKED, E_MPICH, E_MEMCPY, NENG };
+static const char *const eng_names[NENG] = {"manual", "dataloop", "dl-64K", "dl-jit",
+                                            "jit-64K", "MPICH", "memcpy"};
 
 typedef struct stat3 {
   double med, lo, hi;    /* MB/s */
@@ -38,6 +40,7 @@ typedef struct result {
   size_t packed, extent;
   stat3 pack[NENG], unpack[NENG];
   double build_dl_us, build_mpi_us;
+  double jit_ms;            /* compile time; -1: nothing compiled */
 } result;
 
 static bool types_only;   /* bench_alloc: reserve, do not touch */
@@ -70,6 +73,8 @@ static void btest_free(btest *t)
 {
   if (t->dt)
     dl_type_free(&t->dt);
+  if (t->jt)
+    dl_type_free(&t->jt);
   if (t->mt != MPI_DATATYPE_NULL)
     MPI_Type_free(&t->mt);
   free(t->mem);
@@ -88,6 +93,11 @@ static bool make(const bentry *e, btest *t)
 
 /* ---- the three engines ---- */
 
+static dl_type *dl_of(int eng, const btest *t)
+{
+  return eng == E_JIT || eng == E_JIT_CHUNKED ? t->jt : t->dt;
+}
+
 static void run_pack(int eng, btest *t, char *out)
 {
   size_t pos = 0;
@@ -96,12 +106,14 @@ static void run_pack(int eng, btest *t, char *out)
     t->mpack(&t->p, t->mem, out);
     break;
   case E_DL:
-    if (dl_pack(t->origin, t->count, t->dt, out, t->packed, &pos) != DL_OK)
+  case E_JIT:
+    if (dl_pack(t->origin, t->count, dl_of(eng, t), out, t->packed, &pos) != DL_OK)
       abort();
     break;
-  case E_CHUNKED: {
+  case E_CHUNKED:
+  case E_JIT_CHUNKED: {
     dl_segment *s;
-    if (dl_segment_create(t->origin, t->count, t->dt, &s) != DL_OK)
+    if (dl_segment_create(t->origin, t->count, dl_of(eng, t), &s) != DL_OK)
       abort();
     for (size_t at = 0; at < t->packed; at += 65536) {
       size_t last = at + 65536;
@@ -128,12 +140,14 @@ static void run_unpack(int eng, btest *t, const char *in)
     t->munpack(&t->p, t->mem, in);
     break;
   case E_DL:
-    if (dl_unpack(in, t->packed, &pos, t->origin, t->count, t->dt) != DL_OK)
+  case E_JIT:
+    if (dl_unpack(in, t->packed, &pos, t->origin, t->count, dl_of(eng, t)) != DL_OK)
       abort();
     break;
-  case E_CHUNKED: {
+  case E_CHUNKED:
+  case E_JIT_CHUNKED: {
     dl_segment *s;
-    if (dl_segment_create(t->origin, t->count, t->dt, &s) != DL_OK)
+    if (dl_segment_create(t->origin, t->count, dl_of(eng, t), &s) != DL_OK)
       abort();
     for (size_t at = 0; at < t->packed; at += 65536) {
       size_t last = at + 65536;
@@ -272,11 +286,13 @@ static bool matches(const char *name, const char *filter)
 static void print_header(const opts *o)
 {
   (void)o;
-  printf("\n%-24s %7s %8s | %7s %7s %5s %7s %7s %7s | %6s %6s %6s %6s | %8s %8s\n",
-         "test", "size MB", "ext MB", "manual", "dataloop", "+-%", "dl-64K", "MPICH",
-         "memcpy", "dl/man", "dl/mpi", "64K/dl", "dl/mem", "build us", "MPICH us");
-  printf("%-24s %7s %8s | %48s | %27s | %17s\n", "", "", "",
-         "MB/s, median of batches (+-%: dataloop's spread)", "ratios", "type + commit");
+  printf("\n%-24s %7s %8s | %7s %7s %5s %7s %7s %7s %7s %7s | %6s %6s %6s %6s %6s %6s | %7s %7s %6s\n",
+         "test", "size MB", "ext MB", "manual", "dataloop", "+-%", "dl-64K", "dl-jit",
+         "jit-64K", "MPICH", "memcpy", "dl/man", "dl/mpi", "64K/dl", "dl/mem", "jit/mn",
+         "j64/jt", "type us", "MPI us", "jit ms");
+  printf("%-24s %7s %8s | %64s | %41s | %s\n", "", "", "",
+         "MB/s, median of batches (+-%: dataloop's spread)", "ratios",
+         "type+commit, compile");
 }
 
 static void print_row(const result *r, const stat3 *s, const char *dir)
@@ -284,12 +300,14 @@ static void print_row(const result *r, const stat3 *s, const char *dir)
   char label[80];
   snprintf(label, sizeof(label), "%s%s", r->name, dir);
   double spread = 100.0 * (s[E_DL].hi - s[E_DL].lo) / 2 / s[E_DL].med;
-  printf("%-24s %7.2f %8.2f | %7.0f %7.0f %5.1f %7.0f %7.0f %7.0f | %6.2f %6.2f %6.2f %6.2f | "
-         "%8.2f %8.2f\n", label, r->packed / 1048576.0, r->extent / 1048576.0,
-         s[E_MANUAL].med, s[E_DL].med, spread, s[E_CHUNKED].med, s[E_MPICH].med,
-         s[E_MEMCPY].med, s[E_DL].med / s[E_MANUAL].med, s[E_DL].med / s[E_MPICH].med,
-         s[E_CHUNKED].med / s[E_DL].med, s[E_DL].med / s[E_MEMCPY].med,
-         r->build_dl_us, r->build_mpi_us);
+  printf("%-24s %7.2f %8.2f | %7.0f %7.0f %5.1f %7.0f %7.0f %7.0f %7.0f %7.0f | "
+         "%6.2f %6.2f %6.2f %6.2f %6.2f %6.2f | %7.2f %7.2f %6.2f\n",
+         label, r->packed / 1048576.0, r->extent / 1048576.0, s[E_MANUAL].med,
+         s[E_DL].med, spread, s[E_CHUNKED].med, s[E_JIT].med, s[E_JIT_CHUNKED].med,
+         s[E_MPICH].med, s[E_MEMCPY].med, s[E_DL].med / s[E_MANUAL].med,
+         s[E_DL].med / s[E_MPICH].med, s[E_CHUNKED].med / s[E_DL].med,
+         s[E_DL].med / s[E_MEMCPY].med, s[E_JIT].med / s[E_MANUAL].med,
+         s[E_JIT_CHUNKED].med / s[E_JIT].med, r->build_dl_us, r->build_mpi_us, r->jit_ms);
   fflush(stdout);
 }
 
@@ -309,6 +327,12 @@ static bool run_test(const opts *o, const bentry *e, result *r)
   dl_type_true_extent(t.dt, &tlb, &text);
   dl_type_extent(t.dt, &lb, &ext);
   t.extent = (size_t)((t.count - 1) * ext + text);
+  /* the compiled twin: a duplicate, compiled now; the first compile of
+     this shape in the run, so the time is a real compile */
+  dl_type_dup(t.dt, &t.jt);
+  double c0 = bench_now();
+  int jrc = dl_type_compile(t.jt);
+  double jit_ms = (bench_now() - c0) * 1e3;
   char *a = malloc(sz + 64), *b = malloc(sz + 64);
   bool ok = (size_t)msz >= sz && verify(&t, a, b);
   if (ok) {
@@ -317,6 +341,7 @@ static bool run_test(const opts *o, const bentry *e, result *r)
     r->group = t.group;
     r->packed = t.packed;
     r->extent = t.extent;
+    r->jit_ms = jrc == DL_OK ? jit_ms : -1;
     measure(o, &t, false, a, r->pack);
     if (o->unpack) {
       t.mpack(&t.p, t.mem, a);
@@ -417,7 +442,8 @@ static void write_files(const opts *o, const result *rs, int n, double mc_big,
   fprintf(f, "test,group,direction,packed_bytes,extent_bytes");
   for (int e = 0; e < NENG; e++)
     fprintf(f, ",%s_mbs,%s_min,%s_max", eng_names[e], eng_names[e], eng_names[e]);
-  fprintf(f, ",dl_over_manual,dl_over_mpich,build_dl_us,build_mpich_us\n");
+  fprintf(f, ",dl_over_manual,dl_over_mpich,jit_over_manual,build_dl_us,build_mpich_us,"
+             "jit_ms\n");
   for (int i = 0; i < n; i++)
     for (int dir = 0; dir < (o->unpack ? 2 : 1); dir++) {
       const stat3 *s = dir ? rs[i].unpack : rs[i].pack;
@@ -425,8 +451,9 @@ static void write_files(const opts *o, const result *rs, int n, double mc_big,
               dir ? "unpack" : "pack", rs[i].packed, rs[i].extent);
       for (int e = 0; e < NENG; e++)
         fprintf(f, ",%.1f,%.1f,%.1f", s[e].med, s[e].lo, s[e].hi);
-      fprintf(f, ",%.3f,%.3f,%.3f,%.3f\n", s[E_DL].med / s[E_MANUAL].med,
-              s[E_DL].med / s[E_MPICH].med, rs[i].build_dl_us, rs[i].build_mpi_us);
+      fprintf(f, ",%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", s[E_DL].med / s[E_MANUAL].med,
+              s[E_DL].med / s[E_MPICH].med, s[E_JIT].med / s[E_MANUAL].med,
+              rs[i].build_dl_us, rs[i].build_mpi_us, rs[i].jit_ms);
     }
   fclose(f);
   snprintf(path, sizeof(path), "%s/results.json", o->out);
@@ -440,9 +467,9 @@ static void write_files(const opts *o, const result *rs, int n, double mc_big,
           lat[0], lat[1], lat[2], lat[3]);
   for (int i = 0; i < n; i++) {
     fprintf(f, "    {\"test\": \"%s\", \"group\": \"%s\", \"packed_bytes\": %zu, "
-            "\"extent_bytes\": %zu, \"build_dl_us\": %.3f, \"build_mpich_us\": %.3f",
-            rs[i].name, rs[i].group, rs[i].packed, rs[i].extent, rs[i].build_dl_us,
-            rs[i].build_mpi_us);
+            "\"extent_bytes\": %zu, \"build_dl_us\": %.3f, \"build_mpich_us\": %.3f, "
+            "\"jit_ms\": %.3f", rs[i].name, rs[i].group, rs[i].packed, rs[i].extent,
+            rs[i].build_dl_us, rs[i].build_mpi_us, rs[i].jit_ms);
     for (int dir = 0; dir < (o->unpack ? 2 : 1); dir++) {
       const stat3 *s = dir ? rs[i].unpack : rs[i].pack;
       fprintf(f, ", \"%s\": {", dir ? "unpack" : "pack");
@@ -495,6 +522,8 @@ int main(int argc, char **argv)
       usage();
     }
   }
+  /* the dataloop columns interpret; the dl-jit columns compile explicitly */
+  setenv("DL_JIT", "0", 1);
   MPI_Init(&argc, &argv);
   double mc_big = memcpy_rate(64 << 20, &o), mc_cache = memcpy_rate(128 << 10, &o);
   printf("dataloop benchmark (%s): median of %d batches of >= %.0f ms each\n",

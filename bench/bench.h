@@ -31,6 +31,7 @@ typedef struct btest {
   char *origin;               /* buffer argument of the pack calls */
   dl_count count;             /* count argument */
   dl_type *dt;
+  dl_type *jt;                /* the same, compiled */
   MPI_Datatype mt;
   size_t packed;              /* packed bytes */
   size_t extent;              /* bytes of memory the data spans */

@@ -10,6 +10,10 @@
    loops this short are unrolled. */
 #define DLI_CG_MAX_LIST 4096
 #define DLI_CG_UNROLL 16
+#define DLI_CG_BUDGET 128     /* block copies a whole loop nest may unroll to */
+/* below the root, only the outermost loops whose elements are at most this
+   big are compiled: where chunked processing finds whole elements */
+#define DLI_CG_CHUNK_ELEM (256 * 1024)
 
 /* Emits `void name(i8 *origin, i8 *packed, i64 e0, i64 e1)` moving
    elements [e0, e1) of loop l (see dli_jit_fn) in direction dir into

@@ -188,9 +188,32 @@ static void struct_blocks(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValue
   }
 }
 
+/* block copies one instance of l makes when emitted unrolled (capped) */
+static dl_count copies(const dli_loop *l)
+{
+  if (l->leaf)
+    return l->kind == DLI_CONTIG ? 1 : l->count;
+  if (l->kind != DLI_CONTIG && l->kind != DLI_VECTOR)
+    return DLI_CG_BUDGET + 1;
+  dl_count n = l->kind == DLI_CONTIG ? l->count : l->count * l->blocklen;
+  dl_count c = copies(l->child);
+  return n > DLI_CG_BUDGET || c > DLI_CG_BUDGET || n * c > DLI_CG_BUDGET
+             ? DLI_CG_BUDGET + 1 : n * c;
+}
+
 static void inner_instance(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValueRef *out)
 {
   struct elems e = {l, base, NULL, 0};
+  dl_count per = g->ro && g->ro_full ? g->ro_n : 1;   /* copies per block */
+  if ((l->kind == DLI_CONTIG || l->kind == DLI_VECTOR) && copies(l) * per <= DLI_CG_BUDGET) {
+    /* small enough to unroll whole: straight-line code, constant offsets */
+    dl_count nb = l->kind == DLI_CONTIG ? 1 : l->count;
+    dl_count ne = l->kind == DLI_CONTIG ? l->count : l->blocklen;
+    for (dl_count i = 0; i < nb; i++)
+      for (dl_count j = 0; j < ne; j++)
+        instance(g, l->child, atc(g, base, i * l->stride + j * l->el_extent), out);
+    return;
+  }
   switch (l->kind) {
   case DLI_CONTIG:
     *out = loop(g, c64(g, 0), c64(g, l->count), *out, elem_body, &e);

@@ -185,57 +185,68 @@ typedef struct batch {
   bool nomem;
 } batch;
 
-/* every loop that may carry code, each direction: from the cache, or
-   emitted into the batch's module */
-static void collect(batch *bt, const dli_loop *l, LLVMContextRef ctx, int mask)
+/* the functions for loop l in the directions of mask */
+static void add_jobs(batch *bt, const dli_loop *l, LLVMContextRef ctx, int mask)
 {
-  /* a single run is one memcpy already: nothing to gain */
-  if (dli_jit_shape_ok(l) && !dli_is_dense(l)) {
-    for (int dir = 0; dir < 2; dir++) {
-      if (!(mask & (1 << dir)))
-        continue;
-      bytes k = {0};
-      shape(&k, l);
-      put(&k, &dir, sizeof(dir));
-      if (k.nomem || !grow()) {
-        free(k.p);
+  for (int dir = 0; dir < 2; dir++) {
+    if (!(mask & (1 << dir)))
+      continue;
+    bytes k = {0};
+    shape(&k, l);
+    put(&k, &dir, sizeof(dir));
+    if (k.nomem || !grow()) {
+      free(k.p);
+      bt->nomem = true;
+      return;
+    }
+    uint64_t h = fnv(k.p, k.n);
+    struct entry *e = slot(&k, h);
+    if (e->key) {                       /* compiled before, or known not to */
+      free(k.p);
+      if (e->fn)
+        __atomic_store_n(&((dli_loop *)l)->jit[dir], e->fn, __ATOMIC_RELEASE);
+      continue;
+    }
+    *e = (struct entry){h, k.p, k.n, NULL};
+    J.used++;
+    if (bt->n == bt->cap) {
+      size_t cap = bt->cap ? 2 * bt->cap : 16;
+      job *j = realloc(bt->jobs, cap * sizeof(job));
+      if (!j) {
         bt->nomem = true;
         return;
       }
-      uint64_t h = fnv(k.p, k.n);
-      struct entry *e = slot(&k, h);
-      if (e->key) {                       /* compiled before, or known not to */
-        free(k.p);
-        if (e->fn)
-          __atomic_store_n(&((dli_loop *)l)->jit[dir], e->fn, __ATOMIC_RELEASE);
-        continue;
-      }
-      *e = (struct entry){h, k.p, k.n, NULL};
-      J.used++;
-      if (bt->n == bt->cap) {
-        size_t cap = bt->cap ? 2 * bt->cap : 16;
-        job *j = realloc(bt->jobs, cap * sizeof(job));
-        if (!j) {
-          bt->nomem = true;
-          return;
-        }
-        bt->jobs = j;
-        bt->cap = cap;
-      }
-      job *j = &bt->jobs[bt->n];
-      *j = (job){l, dir, e, {0}};
-      snprintf(j->name, sizeof(j->name), "dlf%lu", J.next++);
-      if (!bt->m)
-        bt->m = LLVMModuleCreateWithNameInContext("dataloop", ctx);
-      if (dli_cg_emit(bt->m, l, dir, j->name))
-        bt->n++;
+      bt->jobs = j;
+      bt->cap = cap;
     }
+    job *j = &bt->jobs[bt->n];
+    *j = (job){l, dir, e, {0}};
+    snprintf(j->name, sizeof(j->name), "dlf%lu", J.next++);
+    if (!bt->m)
+      bt->m = LLVMModuleCreateWithNameInContext("dataloop", ctx);
+    if (dli_cg_emit(bt->m, l, dir, j->name))
+      bt->n++;
   }
+}
+
+/* the loops that get code, each requested direction, from the cache or
+   emitted into the batch's module: the root (one-shot calls use it), and
+   on each path below it the first loop whose elements are small enough
+   for chunked processing to find whole ones */
+static void collect(batch *bt, const dli_loop *l, LLVMContextRef ctx, int mask, bool root)
+{
+  /* a single run is one memcpy already: nothing to gain */
+  bool eligible = dli_jit_shape_ok(l) && !dli_is_dense(l);
+  bool small = l->leaf || l->el_size <= DLI_CG_CHUNK_ELEM;
+  if (eligible && (root || small))
+    add_jobs(bt, l, ctx, mask);
+  if (eligible && small && !root)
+    return;
   if (l->kind == DLI_STRUCT)
     for (dl_count i = 0; i < l->count; i++)
-      collect(bt, l->children[i], ctx, mask);
+      collect(bt, l->children[i], ctx, mask, false);
   else if (!l->leaf)
-    collect(bt, l->child, ctx, mask);
+    collect(bt, l->child, ctx, mask, false);
 }
 
 /* hands the module to the JIT and fills the cache and the loops */
@@ -284,7 +295,7 @@ int dli_jit_compile(dl_type *t, int mask)
   pthread_mutex_lock(&J.lock);
   LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
   batch bt = {0};
-  collect(&bt, t->loop, LLVMOrcThreadSafeContextGetContext(tsc), mask);
+  collect(&bt, t->loop, LLVMOrcThreadSafeContextGetContext(tsc), mask, true);
   int rc = DL_OK;
   if (bt.nomem)
     rc = DL_ERR_NOMEM;

@@ -15,13 +15,19 @@
    big are compiled: where chunked processing finds whole elements */
 #define DLI_CG_CHUNK_ELEM (256 * 1024)
 
-/* Emits `void name(i8 *origin, i8 *packed, i64 e0, i64 e1)` moving
-   elements [e0, e1) of loop l (see dli_jit_fn) in direction dir into
-   module m. Returns false, emitting nothing usable, when some part of l's
-   subtree is not compiled (an index list longer than DLI_CG_MAX_LIST, a
-   struct of many blocks); the function is then removed from m. */
-DLI_HIDDEN bool dli_cg_emit(LLVMModuleRef m, const dli_loop *l, int dir,
-                            const char *name);
+/* The signature of every emitted function (see dli_jit_fn). */
+DLI_HIDDEN LLVMTypeRef dli_cg_fn_type(LLVMContextRef ctx);
+
+/* Other functions of the same module an emitted body may call for a whole
+   instance of a loop below its own, instead of emitting it again. */
+typedef LLVMValueRef (*dli_cg_callee)(void *ctx, const dli_loop *l, int dir);
+
+/* Emits the body of fn, moving elements [e0, e1) of loop l in direction
+   dir. Returns false when some part of l's subtree is not compiled (an
+   index list longer than DLI_CG_MAX_LIST, a struct of many blocks); fn's
+   body is then left empty and the caller deletes it. */
+DLI_HIDDEN bool dli_cg_emit(LLVMValueRef fn, const dli_loop *l, int dir,
+                            dli_cg_callee callee, void *callee_ctx);
 
 /* Whether the emitted function walks memory in an order other than the
    packed order (loop reordering), for tracing and tests. */

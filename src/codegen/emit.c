@@ -29,6 +29,9 @@ typedef struct cg {
   bool ro, ro_full;
   dl_count ro_n;
   LLVMValueRef ro_e0, ro_e1, ro_out0;
+  const dli_loop *self;      /* the function's own loop */
+  dli_cg_callee callee;
+  void *callee_ctx;
   dl_aint ro_mstep;        /* bytes between the outer loop's elements */
   dl_count ro_pstep;       /* packed bytes of one outer element */
 } cg;
@@ -298,6 +301,14 @@ static void instance(cg *g, const dli_loop *l, LLVMValueRef origin, LLVMValueRef
 {
   if (!g->ok)
     return;
+  LLVMValueRef f;
+  if (!g->ro && l != g->self && g->callee && (f = g->callee(g->callee_ctx, l, g->dir))) {
+    /* a loop with a function of its own: call it for the whole instance */
+    LLVMValueRef args[4] = {origin, *out, c64(g, 0), c64(g, dli_jit_elems(l))};
+    LLVMBuildCall2(g->b, dli_cg_fn_type(g->ctx), f, args, 4, "");
+    *out = atc(g, *out, l->size);
+    return;
+  }
   LLVMValueRef base = atc(g, origin, l->offset);
   if (l->leaf)
     leaf_instance(g, l, base, out);
@@ -459,38 +470,44 @@ static void emit_body(cg *g, const dli_loop *l, LLVMValueRef origin, LLVMValueRe
     g->ro_full = true;
     instance(g, l->child, base, &out);
     LLVMBuildRetVoid(g->b);
+    /* a part of its elements (rare: a chunk boundary inside the loop's
+       range): in packed order, calling the loops below where they have
+       functions of their own */
     LLVMPositionBuilderAtEnd(g->b, part);
-    g->ro_full = false;
-    out = packed;
-    instance(g, l->child, at(g, base, LLVMBuildMul(g->b, e0, c64(g, g->ro_mstep), "")), &out);
-    return;
+    g->ro = g->ro_full = false;
   }
   loop(g, e0, e1, out, top_body, &t);
 }
 
-bool dli_cg_emit(LLVMModuleRef m, const dli_loop *l, int dir, const char *name)
+LLVMTypeRef dli_cg_fn_type(LLVMContextRef ctx)
 {
-  cg g = {.m = m, .ctx = LLVMGetModuleContext(m), .dir = dir, .ok = true};
+  LLVMTypeRef p8 = LLVMPointerType(LLVMInt8TypeInContext(ctx), 0);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMTypeRef params[4] = {p8, p8, i64, i64};
+  return LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, 4, 0);
+}
+
+bool dli_cg_emit(LLVMValueRef fn, const dli_loop *l, int dir, dli_cg_callee callee,
+                 void *callee_ctx)
+{
+  LLVMModuleRef m = LLVMGetGlobalParent(fn);
+  cg g = {.m = m, .ctx = LLVMGetModuleContext(m), .fn = fn, .dir = dir, .ok = true,
+          .self = l, .callee = callee, .callee_ctx = callee_ctx};
   g.i8 = LLVMInt8TypeInContext(g.ctx);
   g.i16 = LLVMInt16TypeInContext(g.ctx);
   g.i32 = LLVMInt32TypeInContext(g.ctx);
   g.i64 = LLVMInt64TypeInContext(g.ctx);
   g.v2 = LLVMVectorType(g.i64, 2);
   g.p8 = LLVMPointerType(g.i8, 0);
-  LLVMTypeRef params[4] = {g.p8, g.p8, g.i64, g.i64};
-  LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(g.ctx), params, 4, 0);
-  g.fn = LLVMAddFunction(m, name, ft);
   for (unsigned k = 0; k < 2; k++)      /* memory and the packed stream never alias */
-    LLVMAddAttributeAtIndex(g.fn, k + 1,
+    LLVMAddAttributeAtIndex(fn, k + 1,
         LLVMCreateEnumAttribute(g.ctx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
   g.b = LLVMCreateBuilderInContext(g.ctx);
-  LLVMPositionBuilderAtEnd(g.b, LLVMAppendBasicBlockInContext(g.ctx, g.fn, "entry"));
-  emit_body(&g, l, LLVMGetParam(g.fn, 0), LLVMGetParam(g.fn, 1), LLVMGetParam(g.fn, 2),
-            LLVMGetParam(g.fn, 3));
+  LLVMPositionBuilderAtEnd(g.b, LLVMAppendBasicBlockInContext(g.ctx, fn, "entry"));
+  emit_body(&g, l, LLVMGetParam(fn, 0), LLVMGetParam(fn, 1), LLVMGetParam(fn, 2),
+            LLVMGetParam(fn, 3));
   if (g.ok)
     LLVMBuildRetVoid(g.b);
   LLVMDisposeBuilder(g.b);
-  if (!g.ok)
-    LLVMDeleteFunction(g.fn);
   return g.ok;
 }

@@ -176,6 +176,7 @@ typedef struct job {
   int dir;
   struct entry *e;           /* the cache entry it fills */
   char name[24];
+  LLVMValueRef fn;           /* declared in the batch's module */
 } job;
 
 typedef struct batch {
@@ -219,13 +220,37 @@ static void add_jobs(batch *bt, const dli_loop *l, LLVMContextRef ctx, int mask)
       bt->jobs = j;
       bt->cap = cap;
     }
-    job *j = &bt->jobs[bt->n];
-    *j = (job){l, dir, e, {0}};
+    job *j = &bt->jobs[bt->n++];
+    *j = (job){l, dir, e, {0}, NULL};
     snprintf(j->name, sizeof(j->name), "dlf%lu", J.next++);
     if (!bt->m)
       bt->m = LLVMModuleCreateWithNameInContext("dataloop", ctx);
-    if (dli_cg_emit(bt->m, l, dir, j->name))
-      bt->n++;
+    j->fn = LLVMAddFunction(bt->m, j->name, dli_cg_fn_type(ctx));
+  }
+}
+
+/* a function of this batch for loop l, for bodies that contain it */
+static LLVMValueRef batch_callee(void *ctx, const dli_loop *l, int dir)
+{
+  batch *bt = ctx;
+  for (size_t i = 0; i < bt->n; i++)
+    if (bt->jobs[i].l == l && bt->jobs[i].dir == dir && bt->jobs[i].fn)
+      return bt->jobs[i].fn;
+  return NULL;
+}
+
+/* the bodies, once every function is declared; a body that does not
+   compile leaves its function out (callers emit that loop inline) */
+static void emit_all(batch *bt)
+{
+  for (size_t i = bt->n; i-- > 0;) {      /* inner loops were collected last */
+    job *j = &bt->jobs[i];
+    LLVMValueRef fn = j->fn;
+    j->fn = NULL;                         /* not callable while being built */
+    if (dli_cg_emit(fn, j->l, j->dir, batch_callee, bt))
+      j->fn = fn;
+    else
+      LLVMDeleteFunction(fn);
   }
 }
 
@@ -260,6 +285,8 @@ static bool link_batch(batch *bt, LLVMOrcThreadSafeContextRef tsc)
   bool any = false;
   for (size_t i = 0; i < bt->n; i++) {
     job *j = &bt->jobs[i];
+    if (!j->fn)
+      continue;
     LLVMOrcExecutorAddress a;
     if (!ok(LLVMOrcLLJITLookup(J.jit, &a, j->name), "lookup"))
       continue;
@@ -296,6 +323,8 @@ int dli_jit_compile(dl_type *t, int mask)
   LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
   batch bt = {0};
   collect(&bt, t->loop, LLVMOrcThreadSafeContextGetContext(tsc), mask, true);
+  if (bt.m)
+    emit_all(&bt);
   int rc = DL_OK;
   if (bt.nomem)
     rc = DL_ERR_NOMEM;

@@ -27,6 +27,20 @@
 #include "io_case.h"
 #include "mpi_recipe.h"
 
+/* Under Valgrind (make check-valgrind) ROMIO is not run: MPICH and ROMIO
+   are the oracle, not the subject (ROMIO even copies uninitialised bytes
+   past EOF into memory), and each child would take seconds. dataloop's
+   side of every comparison still runs. */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define UNDER_VALGRIND (RUNNING_ON_VALGRIND != 0)
+#endif
+#endif
+#ifndef UNDER_VALGRIND
+#define UNDER_VALGRIND false
+#endif
+
 static uint64_t seed;
 
 #define DL_OK_(call) ck_assert_int_eq((call), DL_OK)
@@ -226,11 +240,13 @@ static romio_res romio_io(const romio_req *q)
     struct rlimit lim = {1 << 30, 1 << 30};   /* a runaway flatten stops here */
     setrlimit(RLIMIT_AS, &lim);
     alarm(10);
-    romio_res res = {0, 0, 0, ""};
+    romio_res res;
+    memset(&res, 0, sizeof(res));
     res.status = child_io(q, &res);
     ssize_t k = write(fd[1], &res, sizeof(res));
     if (!q->write && k == (ssize_t)sizeof(res))
       k = write(fd[1], q->mem, q->memlen);
+    raise(SIGKILL);             /* no exit processing: no MPI_Finalize */
     _exit(0);
   }
   close(fd[1]);
@@ -374,7 +390,7 @@ static bool random_write(const iocase *c, bool sieve, const char *path,
                 (unsigned long long)seed, c->desc);
   /* ROMIO; an excluded case runs only when DL_TEST_ROMIO_EXCLUDED is set
      (MPICH's abort after a crash takes about a second) */
-  if ((devs & DEVIO_TYPES) && !getenv("DL_TEST_ROMIO_EXCLUDED")) {
+  if (UNDER_VALGRIND || ((devs & DEVIO_TYPES) && !getenv("DL_TEST_ROMIO_EXCLUDED"))) {
     fimg_free(&got);
     return false;
   }
@@ -442,7 +458,7 @@ static void random_read(rng *r, const iocase *c, bool sieve, const char *path,
                 (unsigned long long)seed, (long long)roff, dl_strerror(rc), bytes, g,
                 c->desc);
   unsigned devs = romio_devs(c, false, sieve, g);
-  if (!(devs & DEVIO_TYPES)) {
+  if (!(devs & DEVIO_TYPES) && !UNDER_VALGRIND) {
     romio_req q = {path, false, sieve, roff, rom + off, (int)c->count, build_case, c,
                    rom, c->mem.len, NULL, NULL};
     romio_res res = romio_io(&q);
@@ -522,7 +538,7 @@ START_TEST(random_vs_romio)
     else
       fprintf(stderr, "  %5ld cases hold: %s\n", st.hits[k], devio_names[k]);
   /* the classifier must not swallow the comparison */
-  if (st.drawn >= 200)
+  if (st.drawn >= 200 && !UNDER_VALGRIND)
     ck_assert_msg(st.compared * 3 >= st.drawn, "seed %llu: only %ld of %ld cases "
                   "compared with ROMIO", (unsigned long long)seed, st.compared, st.drawn);
 }
@@ -730,6 +746,8 @@ START_TEST(romio_dev_markers)
   ck_assert(res.status == 0 && res.count == 12 && rf.len == 68);
   memcpy(rgot, rf.b, 68);
   ck_assert_mem_eq(rgot, romio, 68);
+  fimg_free(&rf);
+  fimg_free(&df);
   dl_type_free(&r);
   dl_type_free(&t);
   unlink(path);
@@ -782,6 +800,8 @@ START_TEST(romio_dev_zero_block)
   memcpy(got, rf.b, 64);
   ck_assert(res.status == 0 && res.count == 8);
   ck_assert_mem_eq(got, romio, 64);
+  fimg_free(&rf);
+  fimg_free(&df);
   dl_type_free(&v);
   dl_type_free(&t);
   unlink(path);
@@ -1030,7 +1050,7 @@ static void write_all_ways(const char *path, const fimg *init, const pview *pv,
                            const dl_type *ft, const dl_type *mt, int64_t off,
                            void *buf, int count, const fimg *want, const char *what)
 {
-  for (int eng = 0; eng < 4; eng++) {
+  for (int eng = 0; eng < (UNDER_VALGRIND ? 2 : 4); eng++) {
     bool sieve = eng & 1, romio = eng & 2;
     ck_assert(fimg_store(init, path));
     if (romio) {
@@ -1068,7 +1088,7 @@ static void read_all_ways(const char *path, const pview *pv, const dl_type *ft,
                           const char *what)
 {
   char *m = malloc(memlen);
-  for (int eng = 0; eng < 4; eng++) {
+  for (int eng = 0; eng < (UNDER_VALGRIND ? 2 : 4); eng++) {
     bool sieve = eng & 1, romio = eng & 2;
     memcpy(m, mem, memlen);
     if (romio) {
@@ -1540,14 +1560,16 @@ int main(void)
   tcase_add_test(tc, subarray3d_vs_romio);
   tcase_add_test(tc, darray_vs_romio);
   tcase_add_test(tc, indexed_holes_vs_romio);
-  tcase_add_test(tc, romio_dev_lb_shift);
-  tcase_add_test(tc, romio_dev_markers);
-  tcase_add_test(tc, romio_dev_zero_block);
-  tcase_add_test(tc, romio_dev_contig_lb);
-  tcase_add_test(tc, romio_dev_sieve_holes);
-  tcase_add_test(tc, romio_dev_eof_count);
-  tcase_add_test(tc, romio_dev_eof_clobber);
-  tcase_add_test(tc, romio_dev_large_count);
+  if (!UNDER_VALGRIND) {           /* they are about ROMIO's answers */
+    tcase_add_test(tc, romio_dev_lb_shift);
+    tcase_add_test(tc, romio_dev_markers);
+    tcase_add_test(tc, romio_dev_zero_block);
+    tcase_add_test(tc, romio_dev_contig_lb);
+    tcase_add_test(tc, romio_dev_sieve_holes);
+    tcase_add_test(tc, romio_dev_eof_count);
+    tcase_add_test(tc, romio_dev_eof_clobber);
+    tcase_add_test(tc, romio_dev_large_count);
+  }
   suite_add_tcase(su, tc);
   SRunner *sr = srunner_create(su);
   srunner_run_all(sr, CK_NORMAL);

@@ -58,7 +58,7 @@ static void no_sieve(dl_file_view *v)
 static void all_sieve(dl_file_view *v)
 {
   dli_io_limits l = v->lim;
-  l.gap_max = l.piece_max = 1 << 20;
+  l.gap_read = l.gap_write = l.piece_max = 1 << 20;
   DL_OK_(dli_file_view_set_limits(v, &l));
 }
 
@@ -77,19 +77,20 @@ static void random_limits(rng *r, dl_file_view *v, char *note, size_t nsize)
     l.stage = (size_t)rng_range(r, 1, 64);
     l.sieve_read = rng_range(r, 0, 3) ? (size_t)rng_range(r, 1, 256) : 0;
     l.sieve_write = rng_range(r, 0, 3) ? (size_t)rng_range(r, 1, 256) : 0;
-    l.gap_max = (size_t)rng_range(r, 0, 64);
+    l.gap_read = (size_t)rng_range(r, 0, 64);
+    l.gap_write = (size_t)rng_range(r, 0, 64);
     l.piece_max = (size_t)rng_range(r, 1, 64);
     l.mem_piece_min = (size_t)rng_range(r, 0, 64);
   } else if (kind == 1) {
     l.sieve_read = l.sieve_write = 0;
   } else if (kind == 2) {
-    l.gap_max = 1 << 20;          /* sieve everything sieveable */
+    l.gap_read = l.gap_write = 1 << 20;   /* sieve everything sieveable */
     l.piece_max = 1 << 20;
   }
   ck_assert_int_eq(dli_file_view_set_limits(v, &l), DL_OK);
   snprintf(note, nsize, "limits: list %zu iov %zu sys %zu stage %zu sieve %zu/%zu "
-           "gap %zu piece %zu mem %zu", l.list_max, l.iov_max, l.sys_iov_max, l.stage,
-           l.sieve_read, l.sieve_write, l.gap_max, l.piece_max, l.mem_piece_min);
+           "gap %zu/%zu piece %zu mem %zu", l.list_max, l.iov_max, l.sys_iov_max, l.stage,
+           l.sieve_read, l.sieve_write, l.gap_read, l.gap_write, l.piece_max, l.mem_piece_min);
 }
 
 static bool same_file(const fimg *a, const fimg *b, size_t *at)
@@ -818,7 +819,7 @@ START_TEST(sieve_on_off_identical)
       if (k == 0) {
         l.sieve_read = l.sieve_write = 0;
       } else {
-        l.gap_max = l.piece_max = 1 << 20;
+        l.gap_read = l.gap_write = l.piece_max = 1 << 20;
       }
       if (tiny) {
         l.list_max = l.iov_max = l.sys_iov_max = 1;

@@ -68,7 +68,7 @@ static int round_trip(int rank, int round, rng *r, const char *path)
     return 1;
   dli_io_limits l = *dli_io_defaults();
   l.sieve_read = l.sieve_write = sieve;
-  l.gap_max = 1 << 20;                       /* sieve whatever is small */
+  l.gap_read = l.gap_write = 1 << 20;        /* sieve whatever is small */
   l.piece_max = 64;
   l.list_max = (size_t)rng_range(r, 1, 64);
   dli_file_view_set_limits(v, &l);

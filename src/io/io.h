@@ -27,7 +27,8 @@ typedef struct dli_io_limits {
   size_t sieve_read;    /* read sieve buffer bytes; 0: no read sieving */
   size_t sieve_write;   /* write sieve buffer bytes; 0: no write sieving */
   size_t stage;         /* bounce buffer bytes for fragmented memory */
-  size_t gap_max;       /* largest hole between sieved pieces */
+  size_t gap_read;      /* largest hole a sieved read group may add */
+  size_t gap_write;     /* the same for writes */
   size_t piece_max;     /* largest piece worth sieving */
   size_t mem_piece_min; /* average memory piece below which memory is packed */
 } dli_io_limits;

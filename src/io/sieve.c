@@ -3,8 +3,9 @@
  *   - there are at least two,
  *   - every piece is at most piece_max bytes (a bigger piece pays for its
  *     own system call),
- *   - each piece adds at most gap_max bytes of hole to the covering extent
- *     (in sorted views: the hole before it is at most gap_max),
+ *   - each piece adds at most gap_read (4 KiB) or gap_write (32 KiB) bytes
+ *     of hole to the covering extent (in a view, whose pieces are sorted:
+ *     the hole before it is at most that),
  *   - the covering extent fits the sieve buffer, and the pieces' bytes the
  *     stage buffer.
  * One pread covers the extent; the copy between it and memory runs through
@@ -34,8 +35,8 @@ static bool joins(const dli_req *r, int64_t lo, int64_t hi, size_t bytes, size_t
     return false;
   int64_t nlo = o < lo ? o : lo, nhi = o + len > hi ? o + len : hi;
   int64_t added = (nhi - nlo) - (hi - lo) - len;
-  return (uint64_t)(nhi - nlo) <= sieve_cap(r) &&
-         (added <= 0 || (uint64_t)added <= l->gap_max);
+  size_t gap = r->write ? l->gap_write : l->gap_read;
+  return (uint64_t)(nhi - nlo) <= sieve_cap(r) && (added <= 0 || (uint64_t)added <= gap);
 }
 
 bool dli_sieve_starts(const dli_req *r, size_t k, size_t np)

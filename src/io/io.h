@@ -1,5 +1,8 @@
 /* The file I/O layer: views, requests and what each file of src/io offers
- * the others.
+ * the others: config.c (tunables from the environment), view.c (views by
+ * MPI-IO's rules), scratch.c (per-request buffers a view caches), sys.c
+ * (system call loops, locks), mem.c (the memory side), sieve.c (data
+ * sieving), rw.c (requests and direct transfer). doc/io.md explains it.
  *
  * A request (one write_at or read_at) walks two segments side by side: the
  * file side over the filetype copies the request touches (offsets relative
@@ -87,6 +90,7 @@ DLI_HIDDEN dli_scratch *dli_scratch_get(dl_file_view *v, dli_scratch *spare);
 DLI_HIDDEN void dli_scratch_put(dl_file_view *v, dli_scratch *s);
 DLI_HIDDEN int dli_scratch_lists(dli_scratch *s, const dli_io_limits *l);
 DLI_HIDDEN char *dli_scratch_buf(char **p, size_t *cap, size_t want, size_t limit);
+DLI_HIDDEN void dli_scratch_release(dli_scratch *s);
 
 /* ---- one request ---- */
 enum dli_mem_mode { DLI_MEM_CONTIG, DLI_MEM_IOV, DLI_MEM_PACK };

@@ -72,10 +72,13 @@ static int check_order(const dl_type *ft, dl_aint ext, bool *overlap)
   dl_segment_free(&s);
   if (rc)
     return rc;
-  /* copy k + 1 starts ext after copy k: its first block against the last */
-  if (o.decreasing || o.first + ext < o.last)
+  /* copy k + 1 starts ext after copy k: its first block against the last
+     (a next copy past INT64_MAX is never reached) */
+  int64_t next;
+  bool far = __builtin_add_overflow(o.first, ext, &next);
+  if (o.decreasing || (!far && next < o.last))
     return DL_ERR_ARG;
-  *overlap = o.overlap || o.first + ext < o.end;
+  *overlap = o.overlap || (!far && next < o.end);
   return DL_OK;
 }
 
@@ -135,20 +138,13 @@ int dl_file_view_create(int fd, dl_aint disp, const dl_type *etype,
   return DL_OK;
 }
 
-static void scratch_release(dli_scratch *s)
-{
-  free(s->offs);
-  free(s->sieve);
-  free(s->stage);
-  memset(s, 0, sizeof(*s));
-}
 
 void dl_file_view_free(dl_file_view **pv)
 {
   if (!pv || !*pv || (*pv)->magic != DLI_VIEW_MAGIC)
     return;
   dl_file_view *v = *pv;
-  scratch_release(&v->cache);
+  dli_scratch_release(&v->cache);
   dli_type_unref(v->etype);
   dli_type_unref(v->ftype);
   v->magic = 0;
@@ -170,61 +166,4 @@ int dli_file_view_set_limits(dl_file_view *v, const dli_io_limits *l)
 void dli_file_view_set_ops(dl_file_view *v, const dli_io_ops *ops)
 {
   v->ops = ops ? *ops : dli_io_posix;
-}
-
-/* ---- scratch ---- */
-
-dli_scratch *dli_scratch_get(dl_file_view *v, dli_scratch *spare)
-{
-  if (!atomic_flag_test_and_set_explicit(&v->busy, memory_order_acquire))
-    return &v->cache;
-  memset(spare, 0, sizeof(*spare));   /* another thread has the cache */
-  return spare;
-}
-
-void dli_scratch_put(dl_file_view *v, dli_scratch *s)
-{
-  if (s == &v->cache)
-    atomic_flag_clear_explicit(&v->busy, memory_order_release);
-  else
-    scratch_release(s);
-}
-
-int dli_scratch_lists(dli_scratch *s, const dli_io_limits *l)
-{
-  if (s->offs && s->lists_for[0] == l->list_max && s->lists_for[1] == l->iov_max &&
-      s->lists_for[2] == l->sys_iov_max)
-    return DL_OK;
-  free(s->offs);
-  s->offs = NULL;
-  size_t bytes = 2 * l->list_max * sizeof(int64_t) +
-                 (l->iov_max + l->sys_iov_max) * sizeof(struct iovec);
-  char *p = malloc(bytes);
-  if (!p)
-    return DL_ERR_NOMEM;
-  s->offs = (int64_t *)p;
-  s->lens = s->offs + l->list_max;
-  s->miov = (struct iovec *)(s->lens + l->list_max);
-  s->sys = s->miov + l->iov_max;
-  s->lists_for[0] = l->list_max;
-  s->lists_for[1] = l->iov_max;
-  s->lists_for[2] = l->sys_iov_max;
-  return DL_OK;
-}
-
-/* grows geometrically, so a request that starts small costs little and a
-   long one reallocates a few times at most */
-char *dli_scratch_buf(char **p, size_t *cap, size_t want, size_t limit)
-{
-  if (*p && *cap >= want)
-    return *p;
-  size_t c = *cap > limit / 2 ? limit : 2 * *cap;
-  if (c < 64 * 1024)
-    c = 64 * 1024 < limit ? 64 * 1024 : limit;
-  if (c < want)
-    c = want;
-  free(*p);
-  *p = malloc(c);
-  *cap = *p ? c : 0;
-  return *p;
 }

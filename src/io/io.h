@@ -78,6 +78,12 @@ struct dl_file_view {
   dli_scratch cache;
 };
 
+static inline bool dli_io_committed(const dl_type *t)
+{
+  return t->builtin ||
+         atomic_load_explicit(&((dl_type *)t)->committed, memory_order_acquire);
+}
+
 /* internal setters, for tests: limits (every field >= 1 except the sieve
    sizes, which may be 0) and system calls */
 DLI_HIDDEN int dli_file_view_set_limits(dl_file_view *v, const dli_io_limits *l);

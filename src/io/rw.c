@@ -8,12 +8,6 @@
 
 _Static_assert(sizeof(off_t) == sizeof(int64_t), "64-bit file offsets");
 
-static bool committed(const dl_type *t)
-{
-  return t->builtin ||
-         atomic_load_explicit(&((dl_type *)t)->committed, memory_order_acquire);
-}
-
 /* Where the request lies in the view. Stream position P0 = offset * etype
    size is byte b0 of filetype copy k0; the request needs copies k0..k1.
    Every file offset it can touch is checked to fit int64_t (and off_t). */
@@ -51,7 +45,7 @@ static int setup(dli_req *r, dl_file_view *v, int64_t offset, const void *buf,
   if (!v || v->magic != DLI_VIEW_MAGIC || !dli_type_valid(mt) || count < 0 ||
       offset < 0 || (write && v->overlap))
     return DL_ERR_ARG;     /* MPI-IO: no overlapping filetype for writing */
-  if (!committed(mt))
+  if (!dli_io_committed(mt))
     return DL_ERR_NOT_COMMITTED;
   int rc = place(r, offset, count, mt);
   if (rc || r->n == 0)
@@ -63,7 +57,7 @@ static int setup(dli_req *r, dl_file_view *v, int64_t offset, const void *buf,
   return dl_segment_create((void *)buf, count, mt, &r->ms);
 }
 
-/* file offset of piece j, and one past its end */
+/* file offset of piece j of the batch */
 static inline int64_t poff(const dli_req *r, size_t j)
 {
   return r->base + r->sc->offs[j];

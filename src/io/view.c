@@ -6,12 +6,6 @@
 #include <unistd.h>
 #include "io.h"
 
-static bool committed(const dl_type *t)
-{
-  return t->builtin ||
-         atomic_load_explicit(&((dl_type *)t)->committed, memory_order_acquire);
-}
-
 /* ---- MPI-IO: "the displacements in the typemap of the filetype are not
    required to be distinct, but they must be non-negative and monotonically
    nondecreasing"; overlapping regions are allowed for reading only. The
@@ -90,7 +84,7 @@ static int check_types(const dl_type *etype, const dl_type *ft, bool *overlap)
 {
   if (!dli_type_valid(etype) || !dli_type_valid(ft))
     return DL_ERR_ARG;
-  if (!committed(etype) || !committed(ft))
+  if (!dli_io_committed(etype) || !dli_io_committed(ft))
     return DL_ERR_NOT_COMMITTED;
   dl_count es = etype->b.size, fsz = ft->b.size;
   if (es <= 0 || fsz <= 0 || fsz % es != 0)

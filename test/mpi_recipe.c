@@ -53,7 +53,73 @@ static MPI_Count *counts(const int64_t *v, int64_t n)
   return c;
 }
 
+/* the classic constructors (int counts, MPI_Aint bytes), whose types ROMIO
+   can flatten; the recipe's numbers are small enough for int */
+static int make_classic(const recipe *rc, MPI_Datatype c, MPI_Datatype *kids,
+                        MPI_Datatype *out)
+{
+  int n = (int)rc->n, *bls = malloc(sizeof(int) * (size_t)(n + 1));
+  int *di = malloc(sizeof(int) * (size_t)(n + 1));
+  MPI_Aint *da = malloc(sizeof(MPI_Aint) * (size_t)(n + 1));
+  int sizes[3], subs[3], starts[3], dist[3], darg[3], err = MPI_ERR_NO_MEM;
+  for (int i = 0; bls && di && da && i < n; i++) {
+    bls[i] = rc->bls ? (int)rc->bls[i] : 0;
+    di[i] = rc->displs ? (int)rc->displs[i] : 0;
+    da[i] = rc->displs ? (MPI_Aint)rc->displs[i] : 0;
+  }
+  for (int i = 0; i < rc->ndims; i++) {
+    sizes[i] = (int)rc->sizes[i];
+    subs[i] = (int)rc->subs[i];
+    starts[i] = (int)rc->starts[i];
+    dist[i] = mpi_distrib(rc->dist[i]);
+    darg[i] = rc->darg[i] == DL_DISTRIBUTE_DFLT_DARG ? MPI_DISTRIBUTE_DFLT_DARG
+                                                     : rc->darg[i];
+  }
+  int bl = (int)rc->bl;
+  if (bls && di && da) {
+    switch (rc->kind) {
+    case RT_CONTIG: err = MPI_Type_contiguous(n, c, out); break;
+    case RT_VECTOR: err = MPI_Type_vector(n, bl, (int)rc->stride, c, out); break;
+    case RT_HVECTOR: err = MPI_Type_create_hvector(n, bl, rc->stride, c, out); break;
+    case RT_INDEXED: case RT_PERIODIC: err = MPI_Type_indexed(n, bls, di, c, out); break;
+    case RT_HINDEXED: err = MPI_Type_create_hindexed(n, bls, da, c, out); break;
+    case RT_INDEXED_BLOCK: err = MPI_Type_create_indexed_block(n, bl, di, c, out); break;
+    case RT_HINDEXED_BLOCK:
+      err = MPI_Type_create_hindexed_block(n, bl, da, c, out);
+      break;
+    case RT_STRUCT: err = MPI_Type_create_struct(n, bls, da, kids, out); break;
+    case RT_RESIZED: err = MPI_Type_create_resized(c, rc->lb, rc->extent, out); break;
+    case RT_SUBARRAY:
+      err = MPI_Type_create_subarray(rc->ndims, sizes, subs, starts,
+                                     mpi_order(rc->order), c, out);
+      break;
+    case RT_DARRAY:
+      err = MPI_Type_create_darray(rc->size, rc->rank, rc->ndims, sizes, dist, darg,
+                                   rc->psizes, mpi_order(rc->order), c, out);
+      break;
+    case RT_DUP: err = MPI_Type_dup(c, out); break;
+    default: err = MPI_ERR_TYPE; break;
+    }
+  }
+  free(bls);
+  free(di);
+  free(da);
+  return err;
+}
+
+static int build_mpi(const recipe *rc, MPI_Datatype *out, bool large);
+
 int recipe_build_mpi(const recipe *rc, MPI_Datatype *out)
+{
+  return build_mpi(rc, out, true);
+}
+
+int recipe_build_mpi_classic(const recipe *rc, MPI_Datatype *out)
+{
+  return build_mpi(rc, out, false);
+}
+
+static int build_mpi(const recipe *rc, MPI_Datatype *out, bool large)
 {
   *out = MPI_DATATYPE_NULL;
   if (rc->kind == RT_BUILTIN) {
@@ -64,7 +130,7 @@ int recipe_build_mpi(const recipe *rc, MPI_Datatype *out)
                           MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
   int err = MPI_SUCCESS;
   for (int i = 0; i < rc->nkids && err == MPI_SUCCESS; i++)
-    err = recipe_build_mpi(rc->kids[i], &kids[i]);
+    err = build_mpi(rc->kids[i], &kids[i], large);
   MPI_Datatype c = kids[0];
   MPI_Count *bls = counts(rc->bls, rc->bls ? rc->n : 0);
   MPI_Count *ds = counts(rc->displs, rc->displs ? rc->n : 0);
@@ -82,7 +148,9 @@ int recipe_build_mpi(const recipe *rc, MPI_Datatype *out)
   }
   if (!bls || !ds)
     err = MPI_ERR_NO_MEM;
-  if (err == MPI_SUCCESS) {
+  if (err == MPI_SUCCESS && !large)
+    err = make_classic(rc, c, kids, out);
+  else if (err == MPI_SUCCESS) {
     switch (rc->kind) {
     case RT_CONTIG: err = MPI_Type_contiguous_c(rc->n, c, out); break;
     case RT_VECTOR: err = MPI_Type_vector_c(rc->n, rc->bl, rc->stride, c, out); break;

@@ -14,6 +14,10 @@ MPI_Datatype mpi_builtin(dl_builtin_t b);
    for RT_BUILTIN, which must not be freed). Returns MPI_SUCCESS or the
    first failing constructor's error code. */
 int recipe_build_mpi(const recipe *rc, MPI_Datatype *out);
+/* the same with the classic constructors (int counts): ROMIO reads types
+   by MPI_Type_get_envelope/contents, which MPICH refuses for types built
+   with the large-count (_c) constructors */
+int recipe_build_mpi_classic(const recipe *rc, MPI_Datatype *out);
 
 /* Constructs for which MPICH 4.0.2 answers differently from the standard
    (bounds or packed bytes), or not at all. Each was confirmed with a hand-built type, and

@@ -1,0 +1,71 @@
+/* Tunables: ROMIO-like defaults, overridden once from the environment.
+ * The only process-wide state of the I/O layer, written inside
+ * pthread_once and read-only afterwards. */
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include "io.h"
+
+#define KIB ((size_t)1024)
+#define MIB (1024 * KIB)
+#define SIEVE_CAP (1024 * MIB)   /* no sieve or stage buffer beyond 1 GiB */
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static dli_io_limits defaults;
+
+bool dli_io_parse_bytes(const char *s, size_t *out)
+{
+  if (!s || *s < '0' || *s > '9')
+    return false;
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  size_t mul = 1;
+  switch (*end) {
+  case 'k': case 'K': mul = KIB; end++; break;
+  case 'm': case 'M': mul = MIB; end++; break;
+  case 'g': case 'G': mul = 1024 * MIB; end++; break;
+  default: break;
+  }
+  if (*end || v > SIEVE_CAP / mul)
+    return false;
+  *out = (size_t)v * mul;
+  return true;
+}
+
+static void load(void)
+{
+  long iovmax = sysconf(_SC_IOV_MAX);
+  defaults = (dli_io_limits){
+    .list_max = 4096,
+    .iov_max = 4096,
+    .sys_iov_max = iovmax > 0 ? (size_t)iovmax : 16,   /* POSIX minimum */
+    .sieve_read = 4 * MIB,       /* ROMIO's ind_rd_buffer_size */
+    .sieve_write = 512 * KIB,    /* ROMIO's ind_wr_buffer_size */
+    .stage = 4 * MIB,
+    .gap_read = 4 * KIB,        /* a hole costs a copy per byte, a call ~0.3 us */
+    .gap_write = 32 * KIB,      /* writes pay a lock and a costlier call */
+    .piece_max = 16 * KIB,
+    .mem_piece_min = 2 * KIB,
+  };
+  size_t b;
+  if (dli_io_parse_bytes(getenv("DL_IO_SIEVE_READ_BYTES"), &b))
+    defaults.sieve_read = b;
+  if (dli_io_parse_bytes(getenv("DL_IO_SIEVE_WRITE_BYTES"), &b))
+    defaults.sieve_write = b;
+  const char *off = getenv("DL_IO_SIEVE");
+  if (off && off[0] == '0' && off[1] == '\0')
+    defaults.sieve_read = defaults.sieve_write = 0;
+  /* a sieved group is packed through the stage buffer in one piece */
+  if (defaults.stage < defaults.sieve_read)
+    defaults.stage = defaults.sieve_read;
+  if (defaults.stage < defaults.sieve_write)
+    defaults.stage = defaults.sieve_write;
+}
+
+const dli_io_limits *dli_io_defaults(void)
+{
+  pthread_once(&once, load);
+  return &defaults;
+}

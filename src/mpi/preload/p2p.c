@@ -65,7 +65,7 @@ static int isend_data(const dlp_data *d, int dest, int tag, MPI_Comm comm, int m
     return rc;
   }
   e->stage = stage;
-  dlp_req_add(e, *req);
+  dlp_req_track(e, *req);
   return MPI_SUCCESS;
 }
 
@@ -73,7 +73,7 @@ static int send_common(const void *buf, MPI_Count count, MPI_Datatype dt, int de
                        int tag, MPI_Comm comm, int mode)
 {
   dlp_data d;
-  int rc = side(buf, count, dt, dest, &d);
+  int rc = dest == MPI_PROC_NULL ? DLP_PASS : side(buf, count, dt, dest, &d);
   if (rc)
     return rc == DLP_PASS ? dlp_send_as(buf, count, dt, dest, tag, comm, mode)
                           : dlp_raise(comm, rc);
@@ -129,7 +129,7 @@ static int irecv_data(const dlp_data *d, int src, int tag, MPI_Comm comm,
   e->stage = stage;
   e->d = *d;
   dl_type_retain(e->d.t);    /* the user may free the type before completion */
-  dlp_req_add(e, *req);
+  dlp_req_track(e, *req);
   return MPI_SUCCESS;
 }
 
@@ -154,7 +154,7 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int
                        MPI_Comm comm, MPI_Status *status)
 {
   dlp_data d;
-  int rc = side(buf, count, dt, src, &d);
+  int rc = src == MPI_PROC_NULL ? DLP_PASS : side(buf, count, dt, src, &d);
   if (rc)
     return rc == DLP_PASS ? dlp_recv_as(buf, count, dt, src, tag, comm, status)
                           : dlp_raise(comm, rc);
@@ -192,10 +192,18 @@ static int sendrecv_as(const void *sb, MPI_Count sc, MPI_Datatype st, int dest,
 }
 
 /* both sides as nonblocking operations and the interposer's wait: the
-   receive first, so a message to oneself cannot wait for itself */
+   receive first, so a message to oneself cannot wait for itself. A null
+   peer's side is MPICH's blocking call (MPICH 4.0.2's MPI_Irecv from
+   MPI_PROC_NULL completes with source 0 and tag 0 in its status) */
 static int sendrecv_pipe(const dlp_data *s, int dest, int stag, const dlp_data *r,
                          int src, int rtag, MPI_Comm comm, MPI_Status *status)
 {
+  if (src == MPI_PROC_NULL) {
+    int rc = send_common(s->buf, s->count, s->dt, dest, stag, comm, DLP_STANDARD);
+    return rc ? rc : PMPI_Recv(r->buf, 0, MPI_BYTE, src, rtag, comm, status);
+  }
+  if (dest == MPI_PROC_NULL)
+    return recv_common(r->buf, r->count, r->dt, src, rtag, comm, status);
   MPI_Request q[2];
   int rc = irecv_data(r, src, rtag, comm, &q[0]);
   if (rc)

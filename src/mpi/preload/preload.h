@@ -106,6 +106,9 @@ typedef struct dlp_req {
 } dlp_req;
 
 DLI_HIDDEN dlp_req *dlp_req_new(int kind);
+/* a staged SEND or RECV whose request MPICH just started: entered in the
+   table, or finished at once if already complete */
+DLI_HIDDEN void dlp_req_track(dlp_req *r, MPI_Request handle);
 /* enters r under its handle (newest first, so a handle MPICH reuses at
    once finds the new entry) */
 DLI_HIDDEN void dlp_req_add(dlp_req *r, MPI_Request handle);

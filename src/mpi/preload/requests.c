@@ -4,8 +4,9 @@
  * under that handle, what remains to do at completion: free the staging
  * buffer of a send, unpack and free that of a receive, release the type.
  *
- * Completion wrappers look entries up before calling MPICH (a handle is
- * unique while its request is active) and finish those whose request MPICH
+ * Completion wrappers look entries up before calling MPICH (the handle of a
+ * pending request is unique; a request complete when started is finished
+ * at once, see dlp_req_track) and finish those whose request MPICH
  * completed, by pointer. New entries go first in their chain, so if MPICH
  * reuses a completed handle for a new request before the old entry is
  * finished (another thread), a lookup of the handle finds the new entry.
@@ -35,12 +36,30 @@ static unsigned bucket_of(MPI_Request h)
   return (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 32) & (NBUCKETS - 1);
 }
 
+static void complete_staged(dlp_req *r, const MPI_Status *st, int err);
+
 dlp_req *dlp_req_new(int kind)
 {
   dlp_req *r = calloc(1, sizeof(*r));
   if (r)
     r->kind = kind;
   return r;
+}
+
+void dlp_req_track(dlp_req *r, MPI_Request handle)
+{
+  /* MPICH hands out one shared handle for every request that completes at
+     once (an eager send: 0x6c000001), so only pending requests, whose
+     handles are unique, go into the table; the others finish now */
+  int flag = 0;
+  MPI_Status st;
+  int rc = PMPI_Request_get_status(handle, &flag, &st);
+  if (flag) {
+    atomic_fetch_add(&live, 1);
+    complete_staged(r, &st, rc);
+    return;
+  }
+  dlp_req_add(r, handle);
 }
 
 void dlp_req_add(dlp_req *r, MPI_Request handle)

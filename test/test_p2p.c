@@ -10,6 +10,7 @@
  */
 #include <dlfcn.h>
 #include <mpi.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,15 +21,19 @@
 static int rank, failures;
 static bool preloaded, pipelined;
 
+static pthread_mutex_t fail_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void fail_at(int line, const char *fmt, ...)
 {
   va_list ap;
+  pthread_mutex_lock(&fail_lock);
   va_start(ap, fmt);
   fprintf(stderr, "rank %d, line %d: ", rank, line);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
   failures++;
+  pthread_mutex_unlock(&fail_lock);
 }
 #define CHECK(cond, ...)                        \
   do {                                          \
@@ -765,28 +770,40 @@ static void send_modes(void)
   buf_free(&big);
 }
 
-/* a freed send request still delivers; a cancelled receive is cancelled */
+/* freed send requests still deliver (the large one learns it from a reply,
+   as MPI suggests); a cancelled receive is cancelled */
 static void free_and_cancel(void)
 {
   buf b, big;
   small_vector(&b, 3);
   flash(&big);
+  int ack = 0;
   if (rank == 0) {
     fill(&b, 71);
+    fill(&big, 72);
     MPI_Request q;
     OK(MPI_Isend(b.origin, 3, b.t, 1, 71, MPI_COMM_WORLD, &q));
     OK(MPI_Request_free(&q));
     CHECK(q == MPI_REQUEST_NULL, "freed request not null");
+    OK(MPI_Isend(big.origin, 1, big.t, 1, 72, MPI_COMM_WORLD, &q));
+    OK(MPI_Request_free(&q));
+    OK(MPI_Recv(&ack, 1, MPI_INT, 1, 73, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     MPI_Barrier(MPI_COMM_WORLD);     /* received: the buffer is free */
   } else {
-    buf s;
+    buf s, sbig;
     small_vector(&s, 3);
+    flash(&sbig);
     MPI_Status st;
     blank(&b);
     OK(MPI_Recv(b.origin, 3, b.t, 0, 71, MPI_COMM_WORLD, &st));
     VERIFY("freed request", &s, 71, &b, s.packed);
+    blank(&big);
+    OK(MPI_Recv(big.origin, 1, big.t, 0, 72, MPI_COMM_WORLD, &st));
+    VERIFY("freed request, large", &sbig, 72, &big, sbig.packed);
+    OK(MPI_Send(&ack, 1, MPI_INT, 0, 73, MPI_COMM_WORLD));
     MPI_Barrier(MPI_COMM_WORLD);
     buf_free(&s);
+    buf_free(&sbig);
     buf *cases[2] = {&b, &big};
     for (int i = 0; i < 2; i++) {
       MPI_Request q;
@@ -803,9 +820,65 @@ static void free_and_cancel(void)
   buf_free(&big);
 }
 
+/* MPI_THREAD_MULTIPLE: two threads per rank exchange derived types at the
+   same time (distinct tags), sharing the interposer's tables */
+enum { THREADS = 2, ROUNDS = 10 };
+
+static void *thread_body(void *arg)
+{
+  int t = (int)(intptr_t)arg, peer = 1 - rank;
+  for (int round = 0; round < ROUNDS; round++) {
+    buf a[2], b[2];
+    struct_of_vectors(&a[0], 2);
+    struct_of_vectors(&a[1], 2);
+    resized(&b[0], 25000);
+    resized(&b[1], 25000);
+    int tag = 300 + 10 * t;
+    unsigned seed = (unsigned)(tag + round);
+    MPI_Request q[2];
+    if (rank == 0) {
+      fill(&a[0], seed);
+      fill(&b[0], seed + 1);
+      OK(MPI_Isend(a[0].origin, 2, a[0].t, peer, tag, MPI_COMM_WORLD, &q[0]));
+      OK(MPI_Isend(b[0].origin, b[0].count, b[0].t, peer, tag + 1, MPI_COMM_WORLD, &q[1]));
+    } else {
+      blank(&a[1]);
+      blank(&b[1]);
+      OK(MPI_Irecv(a[1].origin, 2, a[1].t, peer, tag, MPI_COMM_WORLD, &q[0]));
+      OK(MPI_Irecv(b[1].origin, b[1].count, b[1].t, peer, tag + 1, MPI_COMM_WORLD, &q[1]));
+    }
+    MPI_Status st[2];
+    OK(MPI_Waitall(2, q, st));
+    if (rank == 1) {
+      VERIFY("threads", &a[0], seed, &a[1], a[0].packed);
+      VERIFY("threads", &b[0], seed + 1, &b[1], b[0].packed);
+    }
+    for (int i = 0; i < 2; i++) {
+      buf_free(&a[i]);
+      buf_free(&b[i]);
+    }
+  }
+  return NULL;
+}
+
+static void threads(int provided)
+{
+  if (provided < MPI_THREAD_MULTIPLE) {
+    if (rank == 0)
+      printf("MPI_THREAD_MULTIPLE not provided: threads not tested\n");
+    return;
+  }
+  pthread_t th[THREADS];
+  for (int t = 0; t < THREADS; t++)
+    pthread_create(&th[t], NULL, thread_body, (void *)(intptr_t)t);
+  for (int t = 0; t < THREADS; t++)
+    pthread_join(th[t], NULL);
+}
+
 int main(int argc, char **argv)
 {
-  MPI_Init(&argc, &argv);
+  int provided;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   preloaded = dlsym(RTLD_DEFAULT, "dl_preload_active") != NULL;
   const char *p = getenv("DL_PIPELINE");
@@ -830,6 +903,7 @@ int main(int argc, char **argv)
   sendrecv();
   send_modes();
   free_and_cancel();
+  threads(provided);
   int total;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)

@@ -22,7 +22,9 @@
 #define SMALL 16          /* requests handled without allocation */
 
 typedef struct batch {
-  dlp_req **e;            /* entry of request i, or NULL */
+  int n;
+  const MPI_Request *reqs;
+  dlp_req **e;            /* claimed entry of request i, or NULL */
   MPI_Status *st;         /* the user's statuses or ours */
   bool any;               /* some request is interposed */
   dlp_req *e_small[SMALL];
@@ -40,6 +42,8 @@ static bool batch_init(batch *b, int n, const MPI_Request reqs[], MPI_Status *us
                        int nst)
 {
   dlp_orphans_poll();
+  b->n = n;
+  b->reqs = reqs;
   b->any = false;
   b->e = n <= SMALL ? b->e_small : malloc(sizeof(dlp_req *) * (size_t)n);
   b->st = user;
@@ -53,12 +57,27 @@ static bool batch_init(batch *b, int n, const MPI_Request reqs[], MPI_Status *us
     return false;
   }
   for (int i = 0; i < n; i++)
-    b->any |= (b->e[i] = dlp_req_find(reqs[i])) != NULL;
+    b->any |= (b->e[i] = dlp_req_claim(reqs[i])) != NULL;
   return true;
 }
 
+/* puts back the entries of requests still pending (a request MPICH freed
+   without the call reporting it, which should not happen, is finished as
+   failed); frees the batch */
 static void batch_free(batch *b, MPI_Status *user)
 {
+  for (int i = 0; i < b->n; i++) {
+    if (!b->e[i])
+      continue;
+    if (b->reqs[i] != MPI_REQUEST_NULL) {
+      dlp_req_unclaim(b->e[i]);
+    } else {
+      MPI_Status st;
+      MPI_Comm on;
+      PMPI_Status_set_elements(&st, MPI_BYTE, 0);
+      dlp_req_finish(b->e[i], &st, MPI_ERR_OTHER, &on);
+    }
+  }
   if (b->e != b->e_small)
     free(b->e);
   if (b->st != user && b->st != b->st_small)
@@ -68,18 +87,20 @@ static void batch_free(batch *b, MPI_Status *user)
 /* finishes request i if it is interposed and MPICH completed it; returns
    the error to report for it, and in *on the communicator of the
    interposer's own error, still to be raised (else MPI_COMM_NULL) */
-static int finish_at(const batch *b, MPI_Request reqs[], int i, MPI_Status *st,
+static int finish_at(batch *b, MPI_Request reqs[], int i, MPI_Status *st,
                      int err, MPI_Comm *on)
 {
   *on = MPI_COMM_NULL;
   if (!b->e[i] || reqs[i] != MPI_REQUEST_NULL)
     return err;
-  return dlp_req_finish(b->e[i], st, err, on);
+  dlp_req *e = b->e[i];
+  b->e[i] = NULL;
+  return dlp_req_finish(e, st, err, on);
 }
 
 /* after a call with a status array that completed m requests (request
    idx[k], or k, with status st[k]) and returned rc */
-static int finish_many(const batch *b, MPI_Request reqs[], const int *idx, int m,
+static int finish_many(batch *b, MPI_Request reqs[], const int *idx, int m,
                        int rc)
 {
   bool in_status = rc == MPI_ERR_IN_STATUS, any_fresh = false;
@@ -102,7 +123,7 @@ static int finish_many(const batch *b, MPI_Request reqs[], const int *idx, int m
 
 /* one request: its error, the interposer's own raised on raise_to (or,
    MPI_COMM_NULL, on the operation's communicator) */
-static int finish_one(const batch *b, MPI_Request reqs[], int i, MPI_Status *st,
+static int finish_one(batch *b, MPI_Request reqs[], int i, MPI_Status *st,
                       int rc, MPI_Comm raise_to)
 {
   MPI_Comm on;
@@ -279,7 +300,7 @@ int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
 
 int MPI_Request_free(MPI_Request *request)
 {
-  dlp_req *e = request ? dlp_req_find(*request) : NULL;
+  dlp_req *e = request ? dlp_req_claim(*request) : NULL;
   if (!e)
     return PMPI_Request_free(request);
   dlp_req_orphan(e);

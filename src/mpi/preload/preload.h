@@ -114,14 +114,18 @@ DLI_HIDDEN void dlp_req_track(dlp_req *r, MPI_Request handle);
 DLI_HIDDEN void dlp_req_add(dlp_req *r, MPI_Request handle);
 DLI_HIDDEN bool dlp_req_any(void);           /* entries or orphans exist */
 DLI_HIDDEN dlp_req *dlp_req_find(MPI_Request h);
-/* the interposer's work for a request MPICH has completed (and freed),
-   whose error MPICH reported as err: unpacks a receive that was not
+/* the entry of h taken out of the table (NULL: not interposed), for a call
+   that may complete it; dlp_req_unclaim puts it back if it did not */
+DLI_HIDDEN dlp_req *dlp_req_claim(MPI_Request h);
+DLI_HIDDEN void dlp_req_unclaim(dlp_req *r);
+/* the interposer's work for a claimed request MPICH has completed (and
+   freed), whose error MPICH reported as err: unpacks a receive that was not
    cancelled, frees everything, returns the error to report for it. That is
    err, or a stream's own error; *raise_on is then the communicator to
    raise it on (MPI_COMM_NULL when MPICH has already raised it). */
 DLI_HIDDEN int dlp_req_finish(dlp_req *r, MPI_Status *st, int err,
                               MPI_Comm *raise_on);
-/* MPI_Request_free of an interposed request: it completes later */
+/* MPI_Request_free of a claimed interposed request: it completes later */
 DLI_HIDDEN void dlp_req_orphan(dlp_req *r);
 /* completes orphans that are done; never blocks */
 DLI_HIDDEN void dlp_orphans_poll(void);

@@ -4,12 +4,14 @@
  * under that handle, what remains to do at completion: free the staging
  * buffer of a send, unpack and free that of a receive, release the type.
  *
- * Completion wrappers look entries up before calling MPICH (the handle of a
- * pending request is unique; a request complete when started is finished
- * at once, see dlp_req_track) and finish those whose request MPICH
- * completed, by pointer. New entries go first in their chain, so if MPICH
- * reuses a completed handle for a new request before the old entry is
- * finished (another thread), a lookup of the handle finds the new entry.
+ * Completion wrappers claim the entries of the requests they are given
+ * (take them out of the table) before calling MPICH, finish those whose
+ * request MPICH completed and put the others back. The handle of a pending
+ * request is unique (a request complete when started is finished at once,
+ * see dlp_req_track), and claiming first means that once MPICH frees a
+ * handle and hands it out again, perhaps to another thread, no lookup can
+ * find the old entry. (MPI makes it erroneous for two threads to complete
+ * the same request at once.)
  *
  * MPI_Request_free on an interposed request makes it an orphan: the
  * interposer keeps MPICH's request, completes it in later calls, and at the
@@ -78,28 +80,44 @@ bool dlp_req_any(void)
   return atomic_load_explicit(&live, memory_order_acquire) > 0;
 }
 
+/* the entry of h, unlinked from the table when claim is set; lock held */
+static dlp_req *lookup(MPI_Request h, bool claim)
+{
+  dlp_req **p = &buckets[bucket_of(h)];
+  while (*p && (*p)->handle != h)
+    p = &(*p)->next;
+  dlp_req *r = *p;
+  if (r && claim)
+    *p = r->next;
+  return r;
+}
+
 dlp_req *dlp_req_find(MPI_Request h)
 {
   if (h == MPI_REQUEST_NULL || !dlp_req_any())
     return NULL;
   pthread_mutex_lock(&table_lock);
-  dlp_req *r = buckets[bucket_of(h)];
-  while (r && r->handle != h)
-    r = r->next;
+  dlp_req *r = lookup(h, false);
   pthread_mutex_unlock(&table_lock);
   return r;
 }
 
-/* removes r from the table (it stays counted in live if it becomes an
-   orphan) */
-static void unlink_entry(dlp_req *r)
+dlp_req *dlp_req_claim(MPI_Request h)
 {
+  if (h == MPI_REQUEST_NULL || !dlp_req_any())
+    return NULL;
   pthread_mutex_lock(&table_lock);
-  for (dlp_req **p = &buckets[bucket_of(r->handle)]; *p; p = &(*p)->next)
-    if (*p == r) {
-      *p = r->next;
-      break;
-    }
+  dlp_req *r = lookup(h, true);
+  pthread_mutex_unlock(&table_lock);
+  return r;
+}
+
+void dlp_req_unclaim(dlp_req *r)
+{
+  dlp_req **b = &buckets[bucket_of(r->handle)];
+  pthread_mutex_lock(&table_lock);
+  r->next = *b;
+  *b = r;
   pthread_mutex_unlock(&table_lock);
 }
 
@@ -127,7 +145,6 @@ static void complete_staged(dlp_req *r, const MPI_Status *st, int err)
 int dlp_req_finish(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on)
 {
   *raise_on = MPI_COMM_NULL;
-  unlink_entry(r);
   if (r->kind != DLP_REQ_PIPE) {
     complete_staged(r, st, err);
     return err;
@@ -146,7 +163,6 @@ int dlp_req_finish(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on)
 
 void dlp_req_orphan(dlp_req *r)
 {
-  unlink_entry(r);
   if (r->kind == DLP_REQ_PIPE) {
     dlp_pipe_orphan(r->pipe);    /* the stream ends on its own */
     free(r);

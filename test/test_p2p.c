@@ -415,6 +415,8 @@ static void truncation(void)
       OK(MPI_Send(ints.origin, 10, MPI_INT, 1, 9, MPI_COMM_WORLD));
     OK(MPI_Send(dbl.origin, dbl.count, MPI_DOUBLE, 1, 10, MPI_COMM_WORLD));
     OK(MPI_Send(dbl.origin, 100, MPI_DOUBLE, 1, 10, MPI_COMM_WORLD));
+    OK(MPI_Send(dbl.origin, dbl.count, MPI_DOUBLE, 1, 11, MPI_COMM_WORLD));
+    OK(MPI_Send(dbl.origin, 100, MPI_DOUBLE, 1, 11, MPI_COMM_WORLD));
   } else {
     MPI_Status st;
     MPI_Request q;
@@ -438,6 +440,14 @@ static void truncation(void)
     CHECK(n == 100, "after the truncated stream: %d doubles", n);
     fill(&dbl, 10);
     CHECK(memcmp(after.mem, dbl.mem, 800) == 0, "after the truncated stream: wrong data");
+    /* the same, nonblocking, completed with an array call */
+    OK(MPI_Irecv(big.origin, 1, big.t, 0, 11, MPI_COMM_WORLD, &q));
+    rc = MPI_Waitall(1, &q, &st);
+    CHECK(rc == MPI_ERR_IN_STATUS && cls(st.MPI_ERROR) == MPI_ERR_TRUNCATE,
+          "3 MiB into 1 MiB, MPI_Waitall: %d, status class %d", rc, cls(st.MPI_ERROR));
+    blank(&after);
+    OK(MPI_Recv(after.origin, 100, MPI_DOUBLE, 0, 11, MPI_COMM_WORLD, &st));
+    CHECK(memcmp(after.mem, dbl.mem, 800) == 0, "after the truncated stream (2): wrong data");
     buf_free(&after);
   }
   buf_free(&small);

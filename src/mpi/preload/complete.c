@@ -26,7 +26,6 @@ typedef struct batch {
   const MPI_Request *reqs;
   dlp_req **e;            /* claimed entry of request i, or NULL */
   MPI_Status *st;         /* the user's statuses or ours */
-  bool any;               /* some request is interposed */
   dlp_req *e_small[SMALL];
   MPI_Status st_small[SMALL];
 } batch;
@@ -44,7 +43,6 @@ static bool batch_init(batch *b, int n, const MPI_Request reqs[], MPI_Status *us
   dlp_orphans_poll();
   b->n = n;
   b->reqs = reqs;
-  b->any = false;
   b->e = n <= SMALL ? b->e_small : malloc(sizeof(dlp_req *) * (size_t)n);
   b->st = user;
   if (user == MPI_STATUSES_IGNORE || user == MPI_STATUS_IGNORE)
@@ -57,7 +55,7 @@ static bool batch_init(batch *b, int n, const MPI_Request reqs[], MPI_Status *us
     return false;
   }
   for (int i = 0; i < n; i++)
-    b->any |= (b->e[i] = dlp_req_claim(reqs[i])) != NULL;
+    b->e[i] = dlp_req_claim(reqs[i]);
   return true;
 }
 

@@ -310,10 +310,11 @@ static void retire(dlp_pipe *p)
     tail = p->prev;
   release(p);
   p->retired_op = true;
-  atomic_fetch_sub(&nactive, 1);
   DLP_TRACE("%s stream done: %zu bytes%s", p->send ? "send" : "receive",
             p->send ? p->n : p->delivered, p->truncated ? ", truncated" : "");
+  /* complete before a waiter can see no stream active and block in MPICH */
   PMPI_Grequest_complete(p->greq);
+  atomic_fetch_sub(&nactive, 1);
   if (p->orphan) {
     PMPI_Request_free(&p->greq);
     free(p);

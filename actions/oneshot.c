@@ -24,6 +24,24 @@ int dl_pack_size(dl_count count, const dl_type *t, size_t *size)
   return DL_OK;
 }
 
+/* one dense run in order: count == 1, or copies that touch */
+static bool dense_run(dl_count count, const dl_type *t)
+{
+  return dli_is_dense(t->loop) && (count == 1 || t->b.ub - t->b.lb == t->b.size);
+}
+
+int dl_type_dense(dl_count count, const dl_type *t, int *dense, dl_aint *offset)
+{
+  size_t size;
+  int rc = dense && offset ? dl_pack_size(count, t, &size) : DL_ERR_ARG;
+  if (rc)
+    return rc;
+  bool yes = size == 0 || dense_run(count, t);
+  *dense = yes;
+  *offset = size > 0 && yes ? t->loop->offset : 0;
+  return DL_OK;
+}
+
 /* Moves the first min(size, avail) packed bytes between user memory and
    the packed buffer; *moved says how many. */
 static int oneshot(const dl_action *a, bool pack, uintptr_t user,
@@ -41,7 +59,7 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
   if (n == 0)
     return size > 0 ? DL_ERR_TRUNCATE : DL_OK;
   const dli_loop *l = t->loop;
-  if (dli_is_dense(l) && (count == 1 || t->b.ub - t->b.lb == t->b.size)) {
+  if (dense_run(count, t)) {
     char *mem = (char *)(user + (uintptr_t)l->offset);
     memmove(pack ? packed : mem, pack ? mem : packed, n);
     *moved = n;

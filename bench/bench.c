@@ -43,54 +43,6 @@ typedef struct result {
   double jit_ms;            /* compile time; -1: nothing compiled */
 } result;
 
-static bool types_only;   /* bench_alloc: reserve, do not touch */
-
-double bench_now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-void bench_alloc(btest *t, size_t bytes)
-{
-  t->memlen = bytes;
-  t->mem = malloc(bytes + 64);
-  if (!t->mem) {
-    fprintf(stderr, "out of memory for %s (%zu bytes)\n", t->name, bytes);
-    exit(1);
-  }
-  if (types_only)
-    return;
-  uint64_t x = 88172645463325252ull;
-  for (size_t i = 0; i < bytes; i++) {
-    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-    t->mem[i] = (char)x;
-  }
-}
-
-static void btest_free(btest *t)
-{
-  if (t->dt)
-    dl_type_free(&t->dt);
-  if (t->jt)
-    dl_type_free(&t->jt);
-  if (t->mt != MPI_DATATYPE_NULL)
-    MPI_Type_free(&t->mt);
-  free(t->mem);
-  free(t->owned);
-  memset(t, 0, sizeof(*t));
-  t->mt = MPI_DATATYPE_NULL;
-}
-
-static bool make(const bentry *e, btest *t)
-{
-  memset(t, 0, sizeof(*t));
-  t->mt = MPI_DATATYPE_NULL;
-  snprintf(t->name, sizeof(t->name), "%s", e->name);
-  return e->make(t);
-}
-
 /* ---- the three engines ---- */
 
 static dl_type *dl_of(int eng, const btest *t)
@@ -251,15 +203,15 @@ static void build_times(const opts *o, const bentry *e, result *r)
 {
   double *d = malloc(sizeof(double) * (size_t)o->builds);
   double *m = malloc(sizeof(double) * (size_t)o->builds);
-  types_only = true;
+  bench_types_only = true;
   for (int i = 0; i < o->builds; i++) {
     btest t;
-    make(e, &t);
+    bench_make(e, &t);
     d[i] = t.build_dl_us;
     m[i] = t.build_mpi_us;
-    btest_free(&t);
+    bench_free(&t);
   }
-  types_only = false;
+  bench_types_only = false;
   qsort(d, (size_t)o->builds, sizeof(double), cmp_double);
   qsort(m, (size_t)o->builds, sizeof(double), cmp_double);
   r->build_dl_us = d[o->builds / 2];
@@ -314,8 +266,8 @@ static void print_row(const result *r, const stat3 *s, const char *dir)
 static bool run_test(const opts *o, const bentry *e, result *r)
 {
   btest t;
-  if (!make(e, &t)) {
-    btest_free(&t);
+  if (!bench_make(e, &t)) {
+    bench_free(&t);
     return false;
   }
   size_t sz;
@@ -350,7 +302,7 @@ static bool run_test(const opts *o, const bentry *e, result *r)
   }
   free(a);
   free(b);
-  btest_free(&t);
+  bench_free(&t);
   if (ok)
     build_times(o, e, r);
   return ok;

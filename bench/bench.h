@@ -54,9 +54,14 @@ typedef struct bentry {
 extern const bentry bench_synthetic[];
 extern const bentry bench_apps[];
 
-/* helpers for test constructors */
+/* helpers for test constructors (common.c) */
 void bench_alloc(btest *t, size_t bytes);
 double bench_now(void);
+/* bench_alloc reserves memory without touching it (timing type builds) */
+extern bool bench_types_only;
+/* builds an entry's test (false: it cannot run); frees a test */
+bool bench_make(const bentry *e, btest *t);
+void bench_free(btest *t);
 /* times construction + commit: call before and after building a type */
 #define BENCH_BUILD(t, field, stmt)                \
   do {                                             \

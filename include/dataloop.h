@@ -128,6 +128,13 @@ int dl_type_set_hint(dl_type *t, int hint);
    predefined type needs none: DL_OK, nothing changes. */
 int dl_type_retain(dl_type *t);
 
+/* Whether the packed stream of (count, t) is one run of memory in order:
+   bytes [buf + *offset, buf + *offset + count * size) of a buffer buf, so
+   that packing or unpacking it is a single copy (and an embedder or an MPI
+   layer can send from or receive into the user's buffer directly). A
+   (count, t) without data is dense with *offset 0. */
+int dl_type_dense(dl_count count, const dl_type *t, int *dense, dl_aint *offset);
+
 /* Total packed bytes of the segment's (count, type). */
 size_t dl_segment_size(const dl_segment *s);
 

@@ -1,13 +1,18 @@
 #!/bin/sh
-# Every shared library of the project exports dl_* symbols only.
+# Every shared library of the project exports dl_* symbols only; the PMPI
+# interposer exports the MPI_* functions it intercepts and dl_preload_active,
+# nothing else (everything else it holds, the engine included, is local).
 libs=$(find "${top_builddir:-.}/.libs" -name 'libdataloop*.so.*.*' -type f 2>/dev/null)
 if [ -z "$libs" ]; then
   echo "no shared library built (configured with --disable-shared?)" >&2
   exit 77
 fi
+defined() {
+  nm -D --defined-only "$1" | awk '$2 ~ /^[TDBRVWiu]$/ {print $3}'
+}
 status=0
 for lib in $libs; do
-  bad=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' | grep -v '^dl_' || true)
+  bad=$(defined "$lib" | grep -v '^dl_' || true)
   if [ -n "$bad" ]; then
     echo "$lib exports symbols without the dl_ prefix:" >&2
     echo "$bad" >&2
@@ -20,4 +25,25 @@ lib=$(echo "$libs" | grep '/libdataloop\.so' | head -n 1)
 for f in dl_strerror dl_type_commit dl_type_free; do
   nm -D --defined-only "$lib" | grep -q " T $f\$" || { echo "$f not exported" >&2; status=1; }
 done
+
+pre="${top_builddir:-.}/.libs/libdataloop-mpi-preload.so"
+if [ -f "$pre" ]; then
+  intercepted="MPI_Pack MPI_Pack_c MPI_Unpack MPI_Unpack_c MPI_Pack_size
+    MPI_Pack_size_c MPI_Send MPI_Send_c MPI_Recv MPI_Recv_c MPI_Isend MPI_Isend_c
+    MPI_Irecv MPI_Irecv_c MPI_Sendrecv MPI_Sendrecv_c MPI_Ssend MPI_Ssend_c
+    MPI_Issend MPI_Issend_c MPI_Rsend MPI_Rsend_c MPI_Bsend MPI_Bsend_c MPI_Wait
+    MPI_Waitall MPI_Waitany MPI_Waitsome MPI_Test MPI_Testall MPI_Testany
+    MPI_Testsome MPI_Request_free MPI_Cancel"
+  want=$(for f in $intercepted dl_preload_active; do echo "$f"; done | sort)
+  have=$(defined "$pre" | sort)
+  if [ "$want" != "$have" ]; then
+    echo "$pre exports differ from the intercepted calls:" >&2
+    echo "$want" > exports-want.tmp
+    echo "$have" > exports-have.tmp
+    diff exports-want.tmp exports-have.tmp >&2
+    rm -f exports-want.tmp exports-have.tmp
+    status=1
+  fi
+  echo "$pre: $(echo "$have" | wc -l) symbols, as intercepted"
+fi
 exit $status

@@ -68,6 +68,14 @@ START_TEST(random_pack_unpack)
     size_t want_size;
     ck_assert_int_eq(dl_pack_size(c.count, c.rt.t, &want_size), DL_OK);
     ck_assert_msg(want_size == c.size, CASE_MSG(&c));
+    /* dense means one run in packed order where dl_type_dense says (the
+       converse need not hold: some single runs are not seen as one) */
+    int dense;
+    dl_aint off;
+    ck_assert_int_eq(dl_type_dense(c.count, c.rt.t, &dense, &off), DL_OK);
+    if (dense)
+      ck_assert_msg(c.size == 0 || (c.nruns == 1 && c.runs[0].disp == off),
+                    "dense: " CASE_MSG(&c));
     char *want = malloc(c.size + 1), *got = malloc(c.size + 1);
     model_pack(c.runs, c.nruns, c.mem.origin, want);
     size_t pos = 0;
@@ -722,6 +730,30 @@ START_TEST(oneshot)
   pos = 0;
   ck_assert_int_eq(dl_pack(in, 0, v, NULL, 0, &pos), DL_OK);
   ck_assert_uint_eq(pos, 0);
+  /* dense runs: one copy from buf + offset */
+  int dense;
+  dl_aint off;
+  ck_assert_int_eq(dl_type_dense(1, v, &dense, &off), DL_OK);
+  ck_assert(!dense);
+  ck_assert_int_eq(dl_type_dense(3, INT32, &dense, &off), DL_OK);
+  ck_assert(dense && off == 0);
+  ck_assert_int_eq(dl_type_dense(0, v, &dense, &off), DL_OK);
+  ck_assert(dense && off == 0);
+  dl_type *r;
+  ck_assert_int_eq(dl_type_resized(INT32, -4, 12, &r), DL_OK);
+  ck_assert_int_eq(dl_type_dense(1, r, &dense, &off), DL_OK);
+  ck_assert(dense && off == 0);
+  ck_assert_int_eq(dl_type_dense(2, r, &dense, &off), DL_OK);
+  ck_assert(!dense);
+  dl_type_free(&r);
+  dl_count one = 1;
+  dl_aint at = 8;
+  ck_assert_int_eq(dl_type_hindexed(1, &one, &at, DOUBLE, &r), DL_OK);
+  ck_assert_int_eq(dl_type_dense(1, r, &dense, &off), DL_OK);
+  ck_assert(dense && off == 8);
+  ck_assert_int_eq(dl_type_dense(1, r, NULL, &off), DL_ERR_ARG);
+  ck_assert_int_eq(dl_type_dense(-1, r, &dense, &off), DL_ERR_ARG);
+  dl_type_free(&r);
   /* predefined types need no commit */
   pos = 0;
   ck_assert_int_eq(dl_pack(in, 2, INT32, out, 40, &pos), DL_OK);

@@ -1,0 +1,311 @@
+/* dataloop-pingpong: DDTBench-style ping-pong of derived datatypes between
+ * two ranks.
+ *
+ *   mpiexec -n 2 dataloop-pingpong [--quick | --full] [--filter NAME] [--out DIR]
+ *
+ * For every pattern, five kinds of round trip (rank 0 sends, rank 1
+ * receives and sends back), interleaved batch by batch so drift hits all
+ * alike:
+ *   contig    a contiguous message of the same byte count (the floor)
+ *   MPICH     the MPI datatype handed to MPICH (PMPI_Send / PMPI_Recv)
+ *   manual    hand-written pack loop, contiguous send, hand-written unpack
+ *   dataloop  the interposer's MPI_Send / MPI_Recv, default mode
+ *   dl-pipe   the interposer in pipeline mode (chunk: DL_PIPELINE_CHUNK)
+ * The interposer's code is linked into this program (what
+ * libdataloop-mpi-preload.so holds), so MPI_Send here is the interposer's
+ * and PMPI_Send MPICH's; both ranks switch its mode at the same point.
+ * Before timing, each kind's received data is checked against a
+ * hand-written pack of the sender's. Reported: time per round trip (median
+ * of the batches, min-max) and the overhead over the contiguous round trip,
+ * (t - t_contig) / t_contig. Results also go to DIR/pingpong.csv. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "bench.h"
+#include "preload.h"
+
+enum { V_CONTIG, V_MPICH, V_MANUAL, V_DL, V_PIPE, NVAR };
+static const char *const var_names[NVAR] = {"contig", "MPICH", "manual", "dataloop",
+                                            "dl-pipe"};
+enum { TAG = 17 };
+
+typedef struct opts {
+  const char *filter, *out;
+  double batch_s;
+  int batches;
+  bool full;
+} opts;
+
+typedef struct stat3 {
+  double med, lo, hi;    /* microseconds per round trip */
+} stat3;
+
+static int rank, peer;
+
+/* the DDTBench-style patterns of the main benchmark */
+static const char *const patterns[] = {
+  "3D XZ Face (DOUBLE)", "3D YZ Face (DOUBLE)", "Flash I/O (DOUBLE)", "NAS MG x",
+  "NAS MG y", "WRF y (vec)", "FFT transpose", NULL};
+
+static const bentry *find(const char *name)
+{
+  const bentry *groups[2] = {bench_synthetic, bench_apps};
+  for (int g = 0; g < 2; g++)
+    for (const bentry *e = groups[g]; e->name; e++)
+      if (!strcmp(e->name, name))
+        return e;
+  return NULL;
+}
+
+/* ---- one message each way ---- */
+
+static void mode_for(int v)
+{
+  if (v == V_DL || v == V_PIPE)
+    dlp_configure(v == V_PIPE, 0);
+}
+
+static void send_v(int v, btest *t, char *buf)
+{
+  int n = (int)t->packed, c = (int)t->count;
+  switch (v) {
+  case V_CONTIG:
+    PMPI_Send(buf, n, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
+    break;
+  case V_MPICH:
+    PMPI_Send(t->origin, c, t->mt, peer, TAG, MPI_COMM_WORLD);
+    break;
+  case V_MANUAL:
+    t->mpack(&t->p, t->mem, buf);
+    PMPI_Send(buf, n, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
+    break;
+  default:
+    MPI_Send(t->origin, c, t->mt, peer, TAG, MPI_COMM_WORLD);
+  }
+}
+
+static void recv_v(int v, btest *t, char *buf)
+{
+  int n = (int)t->packed, c = (int)t->count;
+  switch (v) {
+  case V_CONTIG:
+    PMPI_Recv(buf, n, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    break;
+  case V_MPICH:
+    PMPI_Recv(t->origin, c, t->mt, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    break;
+  case V_MANUAL:
+    PMPI_Recv(buf, n, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    t->munpack(&t->p, t->mem, buf);
+    break;
+  default:
+    MPI_Recv(t->origin, c, t->mt, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+}
+
+static void round_trips(int v, btest *t, char *buf, long n)
+{
+  for (long i = 0; i < n; i++) {
+    if (rank == 0) {
+      send_v(v, t, buf);
+      recv_v(v, t, buf);
+    } else {
+      recv_v(v, t, buf);
+      send_v(v, t, buf);
+    }
+  }
+}
+
+/* ---- checking and timing ---- */
+
+/* rank 1 receives into zeroed memory; what arrived, packed by hand, must be
+   the sender's stream (both ranks fill their memory alike). Agreed by both. */
+static bool check(int v, btest *t, char *buf, const char *want)
+{
+  mode_for(v);
+  int ok = 1;
+  if (rank == 0) {
+    send_v(v, t, buf);
+  } else {
+    memset(t->mem, 0, t->memlen);
+    recv_v(v, t, buf);
+    char *got = malloc(t->packed + 1);
+    t->mpack(&t->p, t->mem, got);
+    ok = memcmp(got, want, t->packed) == 0;
+    free(got);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return ok;
+}
+
+/* round trips per batch so one batch lasts batch_s (rank 0 decides) */
+static long calibrate(const opts *o, int v, btest *t, char *buf)
+{
+  mode_for(v);
+  long n = 1;
+  for (;;) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = bench_now();
+    round_trips(v, t, buf, n);
+    double dt = bench_now() - t0;
+    long next = dt >= o->batch_s || n > (1l << 24) ? 0
+              : dt <= 0 ? n * 16 : (long)(n * (o->batch_s * 1.2 / dt)) + 1;
+    MPI_Bcast(&next, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    if (!next)
+      return n;
+    n = next;
+  }
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+  double a = *(const double *)x, b = *(const double *)y;
+  return a < b ? -1 : a > b;
+}
+
+static void measure(const opts *o, btest *t, char *buf, stat3 *st)
+{
+  long iters[NVAR];
+  double *us = malloc(sizeof(double) * (size_t)o->batches * NVAR);
+  for (int v = 0; v < NVAR; v++)
+    iters[v] = calibrate(o, v, t, buf);
+  for (int b = 0; b < o->batches; b++)
+    for (int v = 0; v < NVAR; v++) {
+      mode_for(v);
+      MPI_Barrier(MPI_COMM_WORLD);
+      double t0 = bench_now();
+      round_trips(v, t, buf, iters[v]);
+      us[v * o->batches + b] = (bench_now() - t0) / (double)iters[v] * 1e6;
+    }
+  for (int v = 0; v < NVAR; v++) {
+    double *r = us + v * o->batches;
+    qsort(r, (size_t)o->batches, sizeof(double), cmp_double);
+    st[v] = (stat3){r[o->batches / 2], r[0], r[o->batches - 1]};
+  }
+  free(us);
+}
+
+static bool matches(const char *name, const char *filter)
+{
+  if (!filter)
+    return true;
+  for (const char *s = name; *s; s++) {
+    size_t i = 0;
+    while (filter[i] && s[i] &&
+           tolower((unsigned char)s[i]) == tolower((unsigned char)filter[i]))
+      i++;
+    if (!filter[i])
+      return true;
+  }
+  return false;
+}
+
+static void print_rows(const btest *t, const stat3 *st, FILE *csv)
+{
+  for (int v = 0; v < NVAR; v++) {
+    double ovh = (st[v].med - st[V_CONTIG].med) / st[V_CONTIG].med;
+    if (v)
+      printf("%-22s %9s", "", "");
+    else
+      printf("%-22s %9.1f", t->name, t->packed / 1024.0);
+    printf("  %-9s %10.1f  (%8.1f - %8.1f)", var_names[v], st[v].med, st[v].lo,
+           st[v].hi);
+    if (v)
+      printf("  %7.2f\n", ovh);
+    else
+      printf("  %7s\n", "-");
+    if (csv)
+      fprintf(csv, "\"%s\",%zu,%s,%.2f,%.2f,%.2f,%.4f\n", t->name, t->packed,
+              var_names[v], st[v].med, st[v].lo, st[v].hi, ovh);
+  }
+  fflush(stdout);
+}
+
+/* one pattern on both ranks: false when it could not be built or checked */
+static bool run(const opts *o, const bentry *e, FILE *csv)
+{
+  btest t;
+  if (!bench_make(e, &t)) {
+    bench_free(&t);
+    return false;
+  }
+  dl_pack_size(t.count, t.dt, &t.packed);
+  char *buf = malloc(t.packed + 64), *want = malloc(t.packed + 64);
+  t.mpack(&t.p, t.mem, want);
+  bool ok = true;
+  for (int v = 0; v < NVAR && ok; v++)
+    if (v != V_CONTIG && !check(v, &t, buf, want)) {
+      if (rank == 0)
+        fprintf(stderr, "%s: %s: received data differ\n", t.name, var_names[v]);
+      ok = false;
+    }
+  if (ok) {
+    stat3 st[NVAR];
+    measure(o, &t, buf, st);
+    if (rank == 0)
+      print_rows(&t, st, csv);
+  }
+  free(buf);
+  free(want);
+  bench_free(&t);
+  return ok;
+}
+
+int main(int argc, char **argv)
+{
+  opts o = {.out = "bench/results", .batch_s = 0.03, .batches = 5};
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--full")) {
+      o.full = true;
+      o.batch_s = 0.1;
+      o.batches = 11;
+    } else if (!strcmp(argv[i], "--filter") && i + 1 < argc) {
+      o.filter = argv[++i];
+    } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+      o.out = argv[++i];
+    } else if (strcmp(argv[i], "--quick") && strcmp(argv[i], "--unpack")) {
+      fprintf(stderr, "usage: mpiexec -n 2 dataloop-pingpong [--quick|--full] "
+                      "[--filter NAME] [--out DIR]\n");
+      return 2;
+    }
+  }
+  MPI_Init(&argc, &argv);
+  int size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size != 2) {
+    if (rank == 0)
+      fprintf(stderr, "dataloop-pingpong runs on exactly 2 ranks (mpiexec -n 2)\n");
+    MPI_Finalize();
+    return 2;
+  }
+  peer = 1 - rank;
+  FILE *csv = NULL;
+  if (rank == 0) {
+    mkdir(o.out, 0755);
+    char path[512];
+    snprintf(path, sizeof(path), "%s/pingpong.csv", o.out);
+    if ((csv = fopen(path, "w")))
+      fprintf(csv, "pattern,packed_bytes,variant,median_us,min_us,max_us,"
+                   "overhead_vs_contig\n");
+    printf("\ndataloop ping-pong (%s): 2 ranks, median of %d batches of >= %.0f ms; "
+           "pipeline chunk %zu bytes\n", o.full ? "full" : "quick", o.batches,
+           o.batch_s * 1e3, dlp_cfg()->chunk);
+    printf("%-22s %9s  %-9s %10s  %21s  %7s\n", "pattern", "KiB", "variant",
+           "round trip", "(min - max) us", "ovh");
+  }
+  int failed = 0;
+  for (const char *const *p = patterns; *p; p++) {
+    const bentry *e = find(*p);
+    if (e && matches(e->name, o.filter) && !run(&o, e, csv))
+      failed++;
+  }
+  if (csv) {
+    fclose(csv);
+    printf("results: %s/pingpong.csv\n", o.out);
+  }
+  MPI_Finalize();
+  return failed ? 1 : 0;
+}

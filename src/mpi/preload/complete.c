@@ -1,0 +1,322 @@
+/* The completion calls. Each looks up the interposed requests among those
+ * it is given, lets MPICH complete whatever it completes, and then finishes
+ * the interposer's work for exactly the interposed requests MPICH completed
+ * (their handles are now MPI_REQUEST_NULL), whatever mix of interposed and
+ * plain requests the user passed. The interposer needs the statuses of
+ * receives (how many bytes arrived, whether they were cancelled), so when
+ * the user ignores them it passes its own.
+ *
+ * While a pipelined stream is in progress the blocking calls poll (test and
+ * progress every stream) instead of blocking in MPICH: a stream moves only
+ * inside intercepted calls, and the request waited for may depend on one.
+ * Without streams a program with no interposed request pending pays two
+ * atomic loads per call.
+ *
+ * Errors: MPICH's own codes and statuses pass through. An error of the
+ * interposer's own (a stream's truncation) is raised as MPICH 4.0.2 raises
+ * completion errors: through MPI_COMM_WORLD's handler, and in the calls
+ * with status arrays as MPI_ERR_IN_STATUS with each status's MPI_ERROR set. */
+#include <stdlib.h>
+#include "preload.h"
+
+#define SMALL 16          /* requests handled without allocation */
+
+typedef struct batch {
+  int n;
+  const MPI_Request *reqs;
+  dlp_req **e;            /* claimed entry of request i, or NULL */
+  MPI_Status *st;         /* the user's statuses or ours */
+  dlp_req *e_small[SMALL];
+  MPI_Status st_small[SMALL];
+} batch;
+
+static bool quiet(void)
+{
+  return !dlp_req_any() && !dlp_pipe_active();
+}
+
+/* entries of n requests and room for nst statuses; false when out of
+   memory */
+static bool batch_init(batch *b, int n, const MPI_Request reqs[], MPI_Status *user,
+                       int nst)
+{
+  dlp_orphans_poll();
+  b->n = n;
+  b->reqs = reqs;
+  b->e = n <= SMALL ? b->e_small : malloc(sizeof(dlp_req *) * (size_t)n);
+  b->st = user;
+  if (user == MPI_STATUSES_IGNORE || user == MPI_STATUS_IGNORE)
+    b->st = nst <= SMALL ? b->st_small : malloc(sizeof(MPI_Status) * (size_t)nst);
+  if (!b->e || !b->st) {
+    if (b->e != b->e_small)
+      free(b->e);
+    if (b->st != user && b->st != b->st_small)
+      free(b->st);
+    return false;
+  }
+  for (int i = 0; i < n; i++)
+    b->e[i] = dlp_req_claim(reqs[i]);
+  return true;
+}
+
+/* puts back the entries of requests still pending (a request MPICH freed
+   without the call reporting it, which should not happen, is finished as
+   failed); frees the batch */
+static void batch_free(batch *b, MPI_Status *user)
+{
+  for (int i = 0; i < b->n; i++) {
+    if (!b->e[i])
+      continue;
+    if (b->reqs[i] != MPI_REQUEST_NULL) {
+      dlp_req_unclaim(b->e[i]);
+    } else {
+      MPI_Status st;
+      MPI_Comm on;
+      PMPI_Status_set_elements(&st, MPI_BYTE, 0);
+      dlp_req_finish(b->e[i], &st, MPI_ERR_OTHER, &on);
+    }
+  }
+  if (b->e != b->e_small)
+    free(b->e);
+  if (b->st != user && b->st != b->st_small)
+    free(b->st);
+}
+
+/* finishes request i if it is interposed and MPICH completed it; returns
+   the error to report for it, and in *on the communicator of the
+   interposer's own error, still to be raised (else MPI_COMM_NULL) */
+static int finish_at(batch *b, MPI_Request reqs[], int i, MPI_Status *st,
+                     int err, MPI_Comm *on)
+{
+  *on = MPI_COMM_NULL;
+  if (!b->e[i] || reqs[i] != MPI_REQUEST_NULL)
+    return err;
+  dlp_req *e = b->e[i];
+  b->e[i] = NULL;
+  return dlp_req_finish(e, st, err, on);
+}
+
+/* after a call with a status array that completed m requests (request
+   idx[k], or k, with status st[k]) and returned rc */
+static int finish_many(batch *b, MPI_Request reqs[], const int *idx, int m,
+                       int rc)
+{
+  bool in_status = rc == MPI_ERR_IN_STATUS, any_fresh = false;
+  for (int k = 0; k < m; k++) {
+    MPI_Comm on;
+    int err = finish_at(b, reqs, idx ? idx[k] : k, &b->st[k],
+                        in_status ? b->st[k].MPI_ERROR : rc, &on);
+    if (on != MPI_COMM_NULL) {
+      if (!any_fresh && !in_status)   /* MPICH said success for all */
+        for (int j = 0; j < m; j++)
+          b->st[j].MPI_ERROR = MPI_SUCCESS;
+      b->st[k].MPI_ERROR = err;
+      any_fresh = true;
+    }
+  }
+  if (!any_fresh || in_status)
+    return rc;
+  return dlp_raise(MPI_COMM_WORLD, MPI_ERR_IN_STATUS);
+}
+
+/* one request: its error, the interposer's own raised on raise_to (or,
+   MPI_COMM_NULL, on the operation's communicator) */
+static int finish_one(batch *b, MPI_Request reqs[], int i, MPI_Status *st,
+                      int rc, MPI_Comm raise_to)
+{
+  MPI_Comm on;
+  int err = finish_at(b, reqs, i, st, rc, &on);
+  if (on == MPI_COMM_NULL)
+    return err;
+  return dlp_raise(raise_to == MPI_COMM_NULL ? on : raise_to, err);
+}
+
+static int no_memory(void)
+{
+  return dlp_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+}
+
+/* ---- single requests ---- */
+
+static int wait_one(MPI_Request *req, MPI_Status *status, MPI_Comm raise_to)
+{
+  if (quiet() || !req)
+    return PMPI_Wait(req, status);
+  batch b;
+  if (!batch_init(&b, 1, req, status, 1))
+    return no_memory();
+  int rc = MPI_SUCCESS, flag = 0;
+  while (dlp_pipe_active() && !flag && rc == MPI_SUCCESS) {
+    dlp_progress();
+    rc = PMPI_Test(req, &flag, b.st);
+  }
+  if (!flag && rc == MPI_SUCCESS)
+    rc = PMPI_Wait(req, b.st);
+  rc = finish_one(&b, req, 0, b.st, rc, raise_to);
+  batch_free(&b, status);
+  return rc;
+}
+
+int dlp_wait(MPI_Request *req, MPI_Status *status)
+{
+  /* for the blocking point-to-point calls: errors on their communicator,
+     which the stream knows */
+  return wait_one(req, status, MPI_COMM_NULL);
+}
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+  return wait_one(request, status, MPI_COMM_WORLD);
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+  if (quiet() || !request || !flag)
+    return PMPI_Test(request, flag, status);
+  batch b;
+  if (!batch_init(&b, 1, request, status, 1))
+    return no_memory();
+  dlp_progress();
+  int rc = PMPI_Test(request, flag, b.st);
+  if (*flag)
+    rc = finish_one(&b, request, 0, b.st, rc, MPI_COMM_WORLD);
+  batch_free(&b, status);
+  return rc;
+}
+
+/* ---- arrays ---- */
+
+int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
+{
+  if (quiet() || count <= 0 || !reqs)
+    return PMPI_Waitall(count, reqs, statuses);
+  batch b;
+  if (!batch_init(&b, count, reqs, statuses, count))
+    return no_memory();
+  int rc = MPI_SUCCESS, flag = 0;
+  while (dlp_pipe_active() && !flag && rc == MPI_SUCCESS) {
+    dlp_progress();
+    rc = PMPI_Testall(count, reqs, &flag, b.st);
+  }
+  if (!flag && rc == MPI_SUCCESS)
+    rc = PMPI_Waitall(count, reqs, b.st);
+  rc = finish_many(&b, reqs, NULL, count, rc);
+  batch_free(&b, statuses);
+  return rc;
+}
+
+int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+  if (quiet() || count <= 0 || !reqs || !flag)
+    return PMPI_Testall(count, reqs, flag, statuses);
+  batch b;
+  if (!batch_init(&b, count, reqs, statuses, count))
+    return no_memory();
+  dlp_progress();
+  int rc = PMPI_Testall(count, reqs, flag, b.st);
+  if (*flag || rc == MPI_ERR_IN_STATUS)
+    rc = finish_many(&b, reqs, NULL, count, rc);
+  batch_free(&b, statuses);
+  return rc;
+}
+
+int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+  if (quiet() || count <= 0 || !reqs || !index)
+    return PMPI_Waitany(count, reqs, index, status);
+  batch b;
+  if (!batch_init(&b, count, reqs, status, 1))
+    return no_memory();
+  int rc = MPI_SUCCESS, flag = 0;
+  while (dlp_pipe_active() && !flag && rc == MPI_SUCCESS) {
+    dlp_progress();
+    rc = PMPI_Testany(count, reqs, index, &flag, b.st);
+  }
+  if (!flag && rc == MPI_SUCCESS)
+    rc = PMPI_Waitany(count, reqs, index, b.st);
+  if (*index != MPI_UNDEFINED && *index >= 0 && *index < count)
+    rc = finish_one(&b, reqs, *index, b.st, rc, MPI_COMM_WORLD);
+  batch_free(&b, status);
+  return rc;
+}
+
+int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
+                MPI_Status *status)
+{
+  if (quiet() || count <= 0 || !reqs || !index || !flag)
+    return PMPI_Testany(count, reqs, index, flag, status);
+  batch b;
+  if (!batch_init(&b, count, reqs, status, 1))
+    return no_memory();
+  dlp_progress();
+  int rc = PMPI_Testany(count, reqs, index, flag, b.st);
+  if (*flag && *index != MPI_UNDEFINED && *index >= 0 && *index < count)
+    rc = finish_one(&b, reqs, *index, b.st, rc, MPI_COMM_WORLD);
+  batch_free(&b, status);
+  return rc;
+}
+
+int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
+                 MPI_Status statuses[])
+{
+  if (quiet() || incount <= 0 || !reqs || !outcount || !indices)
+    return PMPI_Waitsome(incount, reqs, outcount, indices, statuses);
+  batch b;
+  if (!batch_init(&b, incount, reqs, statuses, incount))
+    return no_memory();
+  int rc = MPI_SUCCESS;
+  *outcount = 0;
+  while (dlp_pipe_active() && *outcount == 0 && rc == MPI_SUCCESS) {
+    dlp_progress();
+    rc = PMPI_Testsome(incount, reqs, outcount, indices, b.st);
+  }
+  if (*outcount == 0 && rc == MPI_SUCCESS)
+    rc = PMPI_Waitsome(incount, reqs, outcount, indices, b.st);
+  if (*outcount != MPI_UNDEFINED && *outcount > 0)
+    rc = finish_many(&b, reqs, indices, *outcount, rc);
+  batch_free(&b, statuses);
+  return rc;
+}
+
+int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
+                 MPI_Status statuses[])
+{
+  if (quiet() || incount <= 0 || !reqs || !outcount || !indices)
+    return PMPI_Testsome(incount, reqs, outcount, indices, statuses);
+  batch b;
+  if (!batch_init(&b, incount, reqs, statuses, incount))
+    return no_memory();
+  dlp_progress();
+  int rc = PMPI_Testsome(incount, reqs, outcount, indices, b.st);
+  if (*outcount != MPI_UNDEFINED && *outcount > 0)
+    rc = finish_many(&b, reqs, indices, *outcount, rc);
+  batch_free(&b, statuses);
+  return rc;
+}
+
+/* ---- freeing and cancelling ---- */
+
+int MPI_Request_free(MPI_Request *request)
+{
+  dlp_req *e = request ? dlp_req_claim(*request) : NULL;
+  if (!e)
+    return PMPI_Request_free(request);
+  dlp_req_orphan(e);
+  *request = MPI_REQUEST_NULL;
+  return MPI_SUCCESS;
+}
+
+int dlp_cancel(MPI_Request *request)
+{
+  dlp_req *e = request ? dlp_req_find(*request) : NULL;
+  if (e && e->kind == DLP_REQ_PIPE) {
+    dlp_pipe_cancel(e->pipe);     /* a stream not yet matched stops */
+    return MPI_SUCCESS;
+  }
+  return PMPI_Cancel(request);
+}
+
+int MPI_Cancel(MPI_Request *request)
+{
+  return dlp_cancel(request);
+}

@@ -1,0 +1,326 @@
+/* Point-to-point calls with derived datatypes through dataloop.
+ *
+ * Default mode: a message is exactly one MPI message holding the native
+ * packed stream, no header. A derived-type send packs into a staging buffer
+ * and sends it as MPI_PACKED bytes; a derived-type receive receives
+ * MPI_PACKED bytes into staging and, at completion, unpacks only the bytes
+ * that arrived. Its status is MPICH's status of that byte receive, so
+ * MPI_Get_count and MPI_Get_elements with the user's type, truncation and
+ * cancellation are MPICH's own. Predefined types and types whose data is
+ * one dense run go to MPICH with the user's own arguments, no copy; so do
+ * MPI_PROC_NULL peers and arguments MPICH must judge (a negative count, a
+ * null type).
+ *
+ * Pipeline mode (DL_PIPELINE=1, pipeline.c) turns messages of at least a
+ * chunk into chunk streams; blocking calls then run as the nonblocking ones
+ * followed by the interposer's wait, which progresses every stream. */
+#include <limits.h>
+#include <stdlib.h>
+#include "preload.h"
+
+/* the data of one side; a null peer sends or receives nothing, as is */
+static int side(const void *buf, MPI_Count count, MPI_Datatype dt, int peer,
+                dlp_data *d)
+{
+  if (peer != MPI_PROC_NULL)
+    return dlp_data_get(buf, count, dt, d);
+  *d = (dlp_data){.buf = (void *)buf, .count = count, .dt = dt, .named = true};
+  return count < 0 || dt == MPI_DATATYPE_NULL ? DLP_PASS : MPI_SUCCESS;
+}
+
+/* pipeline mode with a stream in progress or to start: blocking calls
+   become nonblocking ones plus the interposer's wait */
+static bool pipe_send(const dlp_data *d, int dest, int tag, MPI_Comm comm)
+{
+  return dlp_cfg()->pipeline &&
+         (dlp_pipe_active() || dlp_pipe_send_needed(d, dest, tag, comm));
+}
+
+static bool pipe_recv(const dlp_data *d)
+{
+  return dlp_cfg()->pipeline && (dlp_pipe_active() || d->bytes >= dlp_cfg()->chunk);
+}
+
+/* ---- sends ---- */
+
+static int isend_data(const dlp_data *d, int dest, int tag, MPI_Comm comm, int mode,
+                      MPI_Request *req)
+{
+  if (dlp_cfg()->pipeline && dlp_pipe_send_needed(d, dest, tag, comm))
+    return dlp_pipe_isend(d, dest, tag, comm, mode, req);
+  if (dlp_straight(d))
+    return dlp_isend_as(d->buf, d->count, d->dt, dest, tag, comm, mode, req);
+  void *stage;
+  int rc = dlp_stage_out(d, &stage);
+  dlp_req *e = rc ? NULL : dlp_req_new(DLP_REQ_SEND);
+  if (!e) {
+    free(stage);
+    return dlp_raise(comm, rc ? rc : MPI_ERR_NO_MEM);
+  }
+  DLP_TRACE("isend: %zu packed bytes to %d, tag %d", d->bytes, dest, tag);
+  rc = dlp_isend_as(stage, (MPI_Count)d->bytes, MPI_PACKED, dest, tag, comm, mode, req);
+  if (rc) {
+    free(stage);
+    free(e);
+    return rc;
+  }
+  e->stage = stage;
+  dlp_req_track(e, *req);
+  return MPI_SUCCESS;
+}
+
+static int send_common(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                       int tag, MPI_Comm comm, int mode)
+{
+  dlp_data d;
+  int rc = dest == MPI_PROC_NULL ? DLP_PASS : side(buf, count, dt, dest, &d);
+  if (rc)
+    return rc == DLP_PASS ? dlp_send_as(buf, count, dt, dest, tag, comm, mode)
+                          : dlp_raise(comm, rc);
+  if (pipe_send(&d, dest, tag, comm)) {
+    MPI_Request r;
+    rc = isend_data(&d, dest, tag, comm, mode, &r);
+    return rc ? rc : dlp_wait(&r, MPI_STATUS_IGNORE);
+  }
+  if (dlp_straight(&d))
+    return dlp_send_as(buf, count, dt, dest, tag, comm, mode);
+  void *stage;
+  if ((rc = dlp_stage_out(&d, &stage)))
+    return dlp_raise(comm, rc);
+  DLP_TRACE("send: %zu packed bytes to %d, tag %d", d.bytes, dest, tag);
+  rc = dlp_send_as(stage, (MPI_Count)d.bytes, MPI_PACKED, dest, tag, comm, mode);
+  free(stage);
+  return rc;
+}
+
+static int isend_common(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                        int tag, MPI_Comm comm, int mode, MPI_Request *req)
+{
+  dlp_data d;
+  int rc = req ? side(buf, count, dt, dest, &d) : DLP_PASS;
+  if (rc)
+    return rc == DLP_PASS ? dlp_isend_as(buf, count, dt, dest, tag, comm, mode, req)
+                          : dlp_raise(comm, rc);
+  return isend_data(&d, dest, tag, comm, mode, req);
+}
+
+/* ---- receives ---- */
+
+static int irecv_data(const dlp_data *d, int src, int tag, MPI_Comm comm,
+                      MPI_Request *req)
+{
+  if (dlp_cfg()->pipeline && d->bytes >= dlp_cfg()->chunk)
+    return dlp_pipe_irecv(d, src, tag, comm, req);
+  if (dlp_straight(d))
+    return dlp_irecv_as(d->buf, d->count, d->dt, src, tag, comm, req);
+  void *stage = malloc(d->bytes);
+  dlp_req *e = stage ? dlp_req_new(DLP_REQ_RECV) : NULL;
+  if (!e) {
+    free(stage);
+    return dlp_raise(comm, MPI_ERR_NO_MEM);
+  }
+  DLP_TRACE("irecv: up to %zu packed bytes from %d, tag %d", d->bytes, src, tag);
+  int rc = dlp_irecv_as(stage, (MPI_Count)d->bytes, MPI_PACKED, src, tag, comm, req);
+  if (rc) {
+    free(stage);
+    free(e);
+    return rc;
+  }
+  e->stage = stage;
+  e->d = *d;
+  dl_type_retain(e->d.t);    /* the user may free the type before completion */
+  dlp_req_track(e, *req);
+  return MPI_SUCCESS;
+}
+
+/* a staged blocking receive: MPICH's status and code, what arrived
+   unpacked */
+static int recv_staged(const dlp_data *d, int src, int tag, MPI_Comm comm,
+                       MPI_Status *status)
+{
+  void *stage = malloc(d->bytes);
+  if (!stage)
+    return dlp_raise(comm, MPI_ERR_NO_MEM);
+  MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
+  DLP_TRACE("recv: up to %zu packed bytes from %d, tag %d", d->bytes, src, tag);
+  int rc = dlp_recv_as(stage, (MPI_Count)d->bytes, MPI_PACKED, src, tag, comm, st);
+  if (rc == MPI_SUCCESS || dlp_class(rc) == MPI_ERR_TRUNCATE)
+    dlp_stage_in(d, stage, dlp_status_bytes(st));
+  free(stage);
+  return rc;
+}
+
+static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
+                       MPI_Comm comm, MPI_Status *status)
+{
+  dlp_data d;
+  int rc = src == MPI_PROC_NULL ? DLP_PASS : side(buf, count, dt, src, &d);
+  if (rc)
+    return rc == DLP_PASS ? dlp_recv_as(buf, count, dt, src, tag, comm, status)
+                          : dlp_raise(comm, rc);
+  if (pipe_recv(&d)) {
+    MPI_Request r;
+    rc = irecv_data(&d, src, tag, comm, &r);
+    return rc ? rc : dlp_wait(&r, status);
+  }
+  if (dlp_straight(&d))
+    return dlp_recv_as(buf, count, dt, src, tag, comm, status);
+  return recv_staged(&d, src, tag, comm, status);
+}
+
+static int irecv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
+                        MPI_Comm comm, MPI_Request *req)
+{
+  dlp_data d;
+  int rc = req ? side(buf, count, dt, src, &d) : DLP_PASS;
+  if (rc)
+    return rc == DLP_PASS ? dlp_irecv_as(buf, count, dt, src, tag, comm, req)
+                          : dlp_raise(comm, rc);
+  return irecv_data(&d, src, tag, comm, req);
+}
+
+/* ---- sendrecv ---- */
+
+static int sendrecv_as(const void *sb, MPI_Count sc, MPI_Datatype st, int dest,
+                       int stag, void *rb, MPI_Count rc, MPI_Datatype rt, int src,
+                       int rtag, MPI_Comm comm, MPI_Status *status)
+{
+  if (sc <= INT_MAX && rc <= INT_MAX)
+    return PMPI_Sendrecv(sb, (int)sc, st, dest, stag, rb, (int)rc, rt, src, rtag,
+                         comm, status);
+  return PMPI_Sendrecv_c(sb, sc, st, dest, stag, rb, rc, rt, src, rtag, comm, status);
+}
+
+/* both sides as nonblocking operations and the interposer's wait: the
+   receive first, so a message to oneself cannot wait for itself. A null
+   peer's side is MPICH's blocking call (MPICH 4.0.2's MPI_Irecv from
+   MPI_PROC_NULL completes with source 0 and tag 0 in its status) */
+static int sendrecv_pipe(const dlp_data *s, int dest, int stag, const dlp_data *r,
+                         int src, int rtag, MPI_Comm comm, MPI_Status *status)
+{
+  if (src == MPI_PROC_NULL) {
+    int rc = send_common(s->buf, s->count, s->dt, dest, stag, comm, DLP_STANDARD);
+    return rc ? rc : PMPI_Recv(r->buf, 0, MPI_BYTE, src, rtag, comm, status);
+  }
+  if (dest == MPI_PROC_NULL)
+    return recv_common(r->buf, r->count, r->dt, src, rtag, comm, status);
+  MPI_Request q[2];
+  int rc = irecv_data(r, src, rtag, comm, &q[0]);
+  if (rc)
+    return rc;
+  rc = isend_data(s, dest, stag, comm, DLP_STANDARD, &q[1]);
+  if (rc) {
+    dlp_cancel(&q[0]);
+    dlp_wait(&q[0], MPI_STATUS_IGNORE);
+    return rc;
+  }
+  int rr = dlp_wait(&q[0], status), rs = dlp_wait(&q[1], MPI_STATUS_IGNORE);
+  return rr ? rr : rs;
+}
+
+static int sendrecv_common(const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                           int dest, int stag, void *rbuf, MPI_Count rcount,
+                           MPI_Datatype rtype, int src, int rtag, MPI_Comm comm,
+                           MPI_Status *status)
+{
+  dlp_data s, r;
+  int es = side(sbuf, scount, stype, dest, &s);
+  int er = side(rbuf, rcount, rtype, src, &r);
+  if (es == DLP_PASS || er == DLP_PASS)
+    return sendrecv_as(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src,
+                       rtag, comm, status);
+  if (es || er)
+    return dlp_raise(comm, es ? es : er);
+  if (pipe_send(&s, dest, stag, comm) || pipe_recv(&r))
+    return sendrecv_pipe(&s, dest, stag, &r, src, rtag, comm, status);
+  if (dlp_straight(&s) && dlp_straight(&r))
+    return sendrecv_as(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src,
+                       rtag, comm, status);
+  void *so = NULL, *ri = NULL;
+  int rc = dlp_straight(&s) ? MPI_SUCCESS : dlp_stage_out(&s, &so);
+  if (!rc && !dlp_straight(&r) && !(ri = malloc(r.bytes)))
+    rc = MPI_ERR_NO_MEM;
+  if (rc) {
+    free(so);
+    return dlp_raise(comm, rc);
+  }
+  MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
+  rc = sendrecv_as(so ? so : sbuf, so ? (MPI_Count)s.bytes : scount,
+                   so ? MPI_PACKED : stype, dest, stag, ri ? ri : rbuf,
+                   ri ? (MPI_Count)r.bytes : rcount, ri ? MPI_PACKED : rtype, src,
+                   rtag, comm, st);
+  if (ri && (rc == MPI_SUCCESS || dlp_class(rc) == MPI_ERR_TRUNCATE))
+    dlp_stage_in(&r, ri, dlp_status_bytes(st));
+  free(so);
+  free(ri);
+  return rc;
+}
+
+/* ---- the MPI entry points ---- */
+
+#define SEND(NAME, T, MODE)                                                    \
+  int NAME(const void *buf, T count, MPI_Datatype datatype, int dest, int tag, \
+           MPI_Comm comm)                                                      \
+  {                                                                            \
+    return send_common(buf, count, datatype, dest, tag, comm, MODE);           \
+  }
+SEND(MPI_Send, int, DLP_STANDARD)
+SEND(MPI_Send_c, MPI_Count, DLP_STANDARD)
+SEND(MPI_Ssend, int, DLP_SYNC)
+SEND(MPI_Ssend_c, MPI_Count, DLP_SYNC)
+SEND(MPI_Rsend, int, DLP_READY)
+SEND(MPI_Rsend_c, MPI_Count, DLP_READY)
+SEND(MPI_Bsend, int, DLP_BUFFERED)
+SEND(MPI_Bsend_c, MPI_Count, DLP_BUFFERED)
+
+#define ISEND(NAME, T, MODE)                                                    \
+  int NAME(const void *buf, T count, MPI_Datatype datatype, int dest, int tag,  \
+           MPI_Comm comm, MPI_Request *request)                                 \
+  {                                                                             \
+    return isend_common(buf, count, datatype, dest, tag, comm, MODE, request);  \
+  }
+ISEND(MPI_Isend, int, DLP_STANDARD)
+ISEND(MPI_Isend_c, MPI_Count, DLP_STANDARD)
+ISEND(MPI_Issend, int, DLP_SYNC)
+ISEND(MPI_Issend_c, MPI_Count, DLP_SYNC)
+
+int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+             MPI_Comm comm, MPI_Status *status)
+{
+  return recv_common(buf, count, datatype, source, tag, comm, status);
+}
+
+int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+               MPI_Comm comm, MPI_Status *status)
+{
+  return recv_common(buf, count, datatype, source, tag, comm, status);
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+              MPI_Comm comm, MPI_Request *request)
+{
+  return irecv_common(buf, count, datatype, source, tag, comm, request);
+}
+
+int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+                int tag, MPI_Comm comm, MPI_Request *request)
+{
+  return irecv_common(buf, count, datatype, source, tag, comm, request);
+}
+
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                 int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+  return sendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                         recvcount, recvtype, source, recvtag, comm, status);
+}
+
+int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                   int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+                   MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                   MPI_Status *status)
+{
+  return sendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                         recvcount, recvtype, source, recvtag, comm, status);
+}

@@ -1,0 +1,230 @@
+/* The table of interposed requests. A nonblocking derived-type operation
+ * hands the user MPICH's own request handle (default mode: the byte
+ * message's request; pipeline mode: a generalized request) and records,
+ * under that handle, what remains to do at completion: free the staging
+ * buffer of a send, unpack and free that of a receive, release the type.
+ *
+ * Completion wrappers claim the entries of the requests they are given
+ * (take them out of the table) before calling MPICH, finish those whose
+ * request MPICH completed and put the others back. The handle of a pending
+ * request is unique (a request complete when started is finished at once,
+ * see dlp_req_track), and claiming first means that once MPICH frees a
+ * handle and hands it out again, perhaps to another thread, no lookup can
+ * find the old entry. (MPI makes it erroneous for two threads to complete
+ * the same request at once.)
+ *
+ * MPI_Request_free on an interposed request makes it an orphan: the
+ * interposer keeps MPICH's request, completes it in later calls, and at the
+ * latest in MPI_Finalize (a delete callback on MPI_COMM_SELF, which MPI
+ * runs first thing there). */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include "preload.h"
+
+#define NBUCKETS 1024       /* a power of two */
+
+static dlp_req *buckets[NBUCKETS];
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static dlp_req *orphans;
+static pthread_mutex_t orphan_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_long live;    /* entries plus orphans: 0 means no work at all */
+
+static unsigned bucket_of(MPI_Request h)
+{
+  uint64_t k = 0;
+  memcpy(&k, &h, sizeof(h) < sizeof(k) ? sizeof(h) : sizeof(k));
+  return (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 32) & (NBUCKETS - 1);
+}
+
+static void complete_staged(dlp_req *r, const MPI_Status *st, int err);
+
+dlp_req *dlp_req_new(int kind)
+{
+  dlp_req *r = calloc(1, sizeof(*r));
+  if (r)
+    r->kind = kind;
+  return r;
+}
+
+void dlp_req_track(dlp_req *r, MPI_Request handle)
+{
+  /* MPICH hands out one shared handle for every request that completes at
+     once (an eager send: 0x6c000001), so only pending requests, whose
+     handles are unique, go into the table; the others finish now */
+  int flag = 0;
+  MPI_Status st;
+  int rc = PMPI_Request_get_status(handle, &flag, &st);
+  if (flag) {
+    atomic_fetch_add(&live, 1);
+    complete_staged(r, &st, rc);
+    return;
+  }
+  dlp_req_add(r, handle);
+}
+
+void dlp_req_add(dlp_req *r, MPI_Request handle)
+{
+  r->handle = handle;
+  dlp_req **b = &buckets[bucket_of(handle)];
+  pthread_mutex_lock(&table_lock);
+  r->next = *b;
+  *b = r;
+  atomic_fetch_add(&live, 1);
+  pthread_mutex_unlock(&table_lock);
+}
+
+bool dlp_req_any(void)
+{
+  return atomic_load_explicit(&live, memory_order_acquire) > 0;
+}
+
+/* the entry of h, unlinked from the table when claim is set; lock held */
+static dlp_req *lookup(MPI_Request h, bool claim)
+{
+  dlp_req **p = &buckets[bucket_of(h)];
+  while (*p && (*p)->handle != h)
+    p = &(*p)->next;
+  dlp_req *r = *p;
+  if (r && claim)
+    *p = r->next;
+  return r;
+}
+
+dlp_req *dlp_req_find(MPI_Request h)
+{
+  if (h == MPI_REQUEST_NULL || !dlp_req_any())
+    return NULL;
+  pthread_mutex_lock(&table_lock);
+  dlp_req *r = lookup(h, false);
+  pthread_mutex_unlock(&table_lock);
+  return r;
+}
+
+dlp_req *dlp_req_claim(MPI_Request h)
+{
+  if (h == MPI_REQUEST_NULL || !dlp_req_any())
+    return NULL;
+  pthread_mutex_lock(&table_lock);
+  dlp_req *r = lookup(h, true);
+  pthread_mutex_unlock(&table_lock);
+  return r;
+}
+
+void dlp_req_unclaim(dlp_req *r)
+{
+  dlp_req **b = &buckets[bucket_of(r->handle)];
+  pthread_mutex_lock(&table_lock);
+  r->next = *b;
+  *b = r;
+  pthread_mutex_unlock(&table_lock);
+}
+
+static bool cancelled(const MPI_Status *st)
+{
+  int flag = 0;
+  return PMPI_Test_cancelled(st, &flag) == MPI_SUCCESS && flag;
+}
+
+/* the work of a staged send or receive once MPICH completed it */
+static void complete_staged(dlp_req *r, const MPI_Status *st, int err)
+{
+  if (r->kind == DLP_REQ_RECV) {
+    /* a truncated receive delivers what arrived (MPICH's status says how
+       much); a cancelled or failed one delivers nothing */
+    if ((err == MPI_SUCCESS || dlp_class(err) == MPI_ERR_TRUNCATE) && !cancelled(st))
+      dlp_stage_in(&r->d, r->stage, dlp_status_bytes(st));
+    dl_type_free(&r->d.t);
+  }
+  free(r->stage);
+  free(r);
+  atomic_fetch_sub(&live, 1);
+}
+
+int dlp_req_finish(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on)
+{
+  *raise_on = MPI_COMM_NULL;
+  if (r->kind != DLP_REQ_PIPE) {
+    complete_staged(r, st, err);
+    return err;
+  }
+  bool raised;
+  MPI_Comm comm;
+  int perr = dlp_pipe_finish(r->pipe, &comm, &raised);
+  free(r);
+  atomic_fetch_sub(&live, 1);
+  if (perr == MPI_SUCCESS)
+    return err;
+  if (!raised)
+    *raise_on = comm;
+  return perr;
+}
+
+void dlp_req_orphan(dlp_req *r)
+{
+  if (r->kind == DLP_REQ_PIPE) {
+    dlp_pipe_orphan(r->pipe);    /* the stream ends on its own */
+    free(r);
+    atomic_fetch_sub(&live, 1);
+    return;
+  }
+  dlp_finalize_hook();
+  pthread_mutex_lock(&orphan_lock);
+  r->next = orphans;
+  orphans = r;
+  pthread_mutex_unlock(&orphan_lock);
+}
+
+/* completes orphans MPICH has completed (all of them when wait is set) */
+static void orphans_run(bool wait)
+{
+  if (wait)
+    pthread_mutex_lock(&orphan_lock);
+  else if (!orphans || pthread_mutex_trylock(&orphan_lock))
+    return;            /* another thread is at it */
+  dlp_req **p = &orphans;
+  while (*p) {
+    dlp_req *r = *p;
+    MPI_Status st;
+    int flag = 1;
+    int rc = wait ? PMPI_Wait(&r->handle, &st) : PMPI_Test(&r->handle, &flag, &st);
+    if (!flag) {
+      p = &r->next;
+      continue;
+    }
+    *p = r->next;
+    complete_staged(r, &st, rc);
+  }
+  pthread_mutex_unlock(&orphan_lock);
+}
+
+void dlp_orphans_poll(void)
+{
+  orphans_run(false);
+}
+
+static int finalize_key = MPI_KEYVAL_INVALID;
+static pthread_once_t hook_once = PTHREAD_ONCE_INIT;
+
+/* MPI_Finalize deletes MPI_COMM_SELF's attributes before anything else */
+static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
+{
+  (void)comm; (void)val; (void)extra;
+  orphans_run(true);
+  dlp_pipe_drain_orphans();
+  PMPI_Comm_free_keyval(&key);
+  return MPI_SUCCESS;
+}
+
+static void make_hook(void)
+{
+  if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &finalize_key,
+                              NULL) == MPI_SUCCESS)
+    PMPI_Comm_set_attr(MPI_COMM_SELF, finalize_key, NULL);
+}
+
+void dlp_finalize_hook(void)
+{
+  pthread_once(&hook_once, make_hook);
+}

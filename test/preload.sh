@@ -1,0 +1,12 @@
+#!/bin/sh
+# test/test_preload (MPI_Pack and friends) with libdataloop-mpi-preload.so
+# preloaded, then as plain MPICH. Under make check-valgrind, DL_VALGRIND
+# holds the valgrind command for the run with the interposer (the plain
+# run tests MPICH and runs as is).
+b=${top_builddir:-.}
+lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload.so
+[ -f "$lib" ] || { echo "no $lib (configured with --disable-shared?)" >&2; exit 77; }
+echo "== with the interposer"
+LD_PRELOAD=$lib DL_EXPECT_PRELOAD=1 $DL_VALGRIND "$b/test/test_preload" || exit 1
+echo "== plain MPICH"
+DL_EXPECT_PRELOAD=0 "$b/test/test_preload" || exit 1

@@ -7,12 +7,6 @@
 
 #define STACK_FRAMES 32
 
-static bool committed(const dl_type *t)
-{
-  return t->builtin ||
-         atomic_load_explicit(&((dl_type *)t)->committed, memory_order_acquire);
-}
-
 int dl_pack_size(dl_count count, const dl_type *t, size_t *size)
 {
   if (!dli_type_valid(t) || count < 0 || !size)
@@ -84,7 +78,7 @@ int dl_pack(const void *inbuf, dl_count incount, const dl_type *t,
   if (!dli_type_valid(t) || incount < 0 || !position || *position > outsize ||
       (!outbuf && outsize > 0))
     return DL_ERR_ARG;
-  if (!committed(t))
+  if (!dli_type_committed(t))
     return DL_ERR_NOT_COMMITTED;
   size_t moved;
   int rc = oneshot(&dli_pack_action, true, (uintptr_t)inbuf, incount, t,
@@ -100,7 +94,7 @@ int dl_unpack(const void *inbuf, size_t insize, size_t *position,
   if (!dli_type_valid(t) || outcount < 0 || !position || *position > insize ||
       (!inbuf && insize > 0))
     return DL_ERR_ARG;
-  if (!committed(t))
+  if (!dli_type_committed(t))
     return DL_ERR_NOT_COMMITTED;
   size_t moved;
   int rc = oneshot(&dli_unpack_action, false, (uintptr_t)outbuf, outcount, t,

@@ -39,8 +39,7 @@ static int create(void *buf, dl_count count, const dl_type *t, dl_segment **out)
   *out = NULL;
   if (!dli_type_valid(t) || count < 0)
     return DL_ERR_ARG;
-  if (!t->builtin && !atomic_load_explicit(&((dl_type *)t)->committed,
-                                           memory_order_acquire))
+  if (!dli_type_committed(t))
     return DL_ERR_NOT_COMMITTED;
   int cap = dli_segment_frames(t);
   dl_segment *s = malloc(dli_segment_bytes(cap));

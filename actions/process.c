@@ -5,18 +5,24 @@
 #include "actions.h"
 
 struct check {
-  uintptr_t lo, hi;
+  const dl_segment *s;
   bool out;
 };
 
-/* lowest and highest byte a piece touches, plus one */
-static void piece_span(const dl_piece *p, uintptr_t *lo, uintptr_t *hi)
+/* Lowest and highest byte a piece touches, plus one, from its base. A
+   whole indexed leaf is known from when the type was built; only the
+   partial pieces at a range's ends are scanned block by block. */
+static void piece_span(const dl_piece *p, const dli_leaf *lf, dl_aint *lo,
+                       dl_aint *hi)
 {
   dl_aint a = 0, z = 0;
   if (!p->offs) {                          /* contig or vector */
     dl_aint last = (p->count - 1) * p->stride;
     a = last < 0 ? last : 0;
     z = (last > 0 ? last : 0) + (dl_aint)p->blk;
+  } else if (p->offs == lf->offs && p->count == lf->count) {
+    a = lf->lo;
+    z = lf->hi;
   } else {
     for (dl_count i = 0; i < p->count; i++) {
       dl_aint len = p->pre ? p->pre[i + 1] - p->pre[i] : (dl_aint)p->blk;
@@ -26,16 +32,22 @@ static void piece_span(const dl_piece *p, uintptr_t *lo, uintptr_t *hi)
   }
   dl_aint rl = (p->reps - 1) * p->rep_stride;
   if (rl < 0) a += rl; else z += rl;
-  *lo = (uintptr_t)p->base + (uintptr_t)a;
-  *hi = (uintptr_t)p->base + (uintptr_t)z;
+  *lo = a;
+  *hi = z;
 }
 
+/* Bounds are compared as offsets from buf. The base's own offset may lie
+   outside 64 bits in contrived trees, but the bytes' offsets do not (the
+   type's bounds are checked when it is built or read), so the sums are
+   taken modulo 2^64 and are exact where it matters. */
 static size_t check_piece(void *st, const dl_piece *p)
 {
   struct check *c = st;
-  uintptr_t lo, hi;
-  piece_span(p, &lo, &hi);
-  if (lo < c->lo || hi > c->hi || lo > hi) {
+  dl_aint a, z;
+  piece_span(p, &c->s->leaf, &a, &z);
+  uint64_t rel = (uint64_t)((uintptr_t)p->base - c->s->buf);
+  dl_aint lo = (dl_aint)(rel + (uint64_t)a), hi = (dl_aint)(rel + (uint64_t)z);
+  if (lo < c->s->lo || hi > c->s->hi || lo > hi) {
     c->out = true;
     return 0;
   }
@@ -49,7 +61,7 @@ int dli_process(dl_segment *s, size_t first, size_t *last, const dl_action *a,
                 void *state)
 {
   if (s->bounded && !s->inside) {
-    struct check c = {s->lo, s->hi, false};
+    struct check c = {s, false};
     size_t end = *last;
     int rc = dli_segment_run(s, first, &end, &check_action, &c);
     if (rc)

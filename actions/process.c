@@ -9,11 +9,13 @@ struct check {
   bool out;
 };
 
-/* Lowest and highest byte a piece touches, plus one, from its base. A
-   whole indexed leaf is known from when the type was built; only the
-   partial pieces at a range's ends are scanned block by block. */
-static void piece_span(const dl_piece *p, const dli_leaf *lf, dl_aint *lo,
-                       dl_aint *hi)
+/* Lowest and highest byte a piece touches, plus one, as offsets from its
+   base. A whole indexed leaf is known from when the type was built; only
+   the partial pieces at a range's ends are scanned block by block. The
+   repetitions are added modulo 2^64: a base may lie far from its data, so
+   only the sums relative to buf are known to fit in 64 bits. */
+static void piece_span(const dl_piece *p, const dli_leaf *lf, uint64_t *lo,
+                       uint64_t *hi)
 {
   dl_aint a = 0, z = 0;
   if (!p->offs) {                          /* contig or vector */
@@ -31,22 +33,19 @@ static void piece_span(const dl_piece *p, const dli_leaf *lf, dl_aint *lo,
     }
   }
   dl_aint rl = (p->reps - 1) * p->rep_stride;
-  if (rl < 0) a += rl; else z += rl;
-  *lo = a;
-  *hi = z;
+  *lo = (uint64_t)a + (uint64_t)(rl < 0 ? rl : 0);
+  *hi = (uint64_t)z + (uint64_t)(rl > 0 ? rl : 0);
 }
 
-/* Bounds are compared as offsets from buf. The base's own offset may lie
-   outside 64 bits in contrived trees, but the bytes' offsets do not (the
-   type's bounds are checked when it is built or read), so the sums are
-   taken modulo 2^64 and are exact where it matters. */
+/* Bounds are compared as offsets from buf, which fit in 64 bits for every
+   byte a type touches (its bounds are checked when it is built or read). */
 static size_t check_piece(void *st, const dl_piece *p)
 {
   struct check *c = st;
-  dl_aint a, z;
+  uint64_t a, z;
   piece_span(p, &c->s->leaf, &a, &z);
   uint64_t rel = (uint64_t)((uintptr_t)p->base - c->s->buf);
-  dl_aint lo = (dl_aint)(rel + (uint64_t)a), hi = (dl_aint)(rel + (uint64_t)z);
+  dl_aint lo = (dl_aint)(rel + a), hi = (dl_aint)(rel + z);
   if (lo < c->s->lo || hi > c->s->hi || lo > hi) {
     c->out = true;
     return 0;

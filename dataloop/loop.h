@@ -205,6 +205,15 @@ DLI_HIDDEN void dli_type_unref(const dl_type *t);
 #define DLI_SER_NODE_MIN 19          /* bytes of the smallest loop node */
 #define DLI_SER_MAX_ALIGN 128
 
+/* p + off as an address. A loop's origin or base may lie far from its
+   data (only the bytes' own offsets are bounded), so addresses are
+   computed modulo 2^64 as integers: pointer arithmetic that wrapped would
+   be undefined. */
+static inline char *dli_at(const void *p, dl_aint off)
+{
+  return (char *)((uintptr_t)p + (uintptr_t)off);
+}
+
 /* packed-byte size of block i of a loop */
 static inline dl_count dli_block_bytes(const dli_loop *l, dl_count i)
 {

@@ -25,11 +25,11 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
                    size_t avail, size_t *moved)
 {
   size_t size;
+  *moved = 0;                      /* on every path: callers add it */
   int rc = dl_pack_size(count, t, &size);
   if (rc)
     return rc;
   size_t n = size < avail ? size : avail;
-  *moved = 0;
   if (n == 0)
     return size > 0 ? DL_ERR_TRUNCATE : DL_OK;
   const dli_loop *l = t->loop;

@@ -100,6 +100,8 @@ size_t dl_segment_size(const dl_segment *s)
 
 size_t dl_piece_bytes(const dl_piece *p)
 {
+  if (!p)
+    return 0;
   size_t per;
   if (p->pre)
     per = (size_t)(p->pre[p->count] - p->pre[0]);

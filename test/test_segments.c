@@ -631,6 +631,8 @@ START_TEST(segment_errors)
   dl_segment_free(&s);
   dl_segment_free(&s);                  /* NULL: nothing */
   dl_segment_free(NULL);
+  ck_assert_uint_eq(dl_segment_size(NULL), 0);
+  ck_assert_uint_eq(dl_piece_bytes(NULL), 0);
 }
 END_TEST
 

@@ -227,6 +227,26 @@ START_TEST(large_count_sizes)
   expect_bounds(t, ((dl_count)1 << 41) * 8, 0, all,
                 (dl_aint)(1 << 18) * row + 16, ((dl_aint)1 << 19) * row - 32);
   dl_type_free(&t);
+  /* darray over a dimension of 2^63 - 1 bytes: block over 2 processes,
+     cyclic(2^30) over 4 (block and cycle lengths near 64 bits) */
+  dl_count gmax[1] = {INT64_MAX};
+  int blk[1] = {DL_DISTRIBUTE_BLOCK}, cyc[1] = {DL_DISTRIBUTE_CYCLIC};
+  int dflt[1] = {DL_DISTRIBUTE_DFLT_DARG}, d30[1] = {1 << 30}, two[1] = {2}, four[1] = {4};
+  ck_assert_int_eq(dl_type_darray(2, 1, 1, gmax, blk, dflt, two, DL_ORDER_C, BYTE, &t),
+                   DL_OK);
+  expect_bounds(t, ((dl_count)1 << 62) - 1, 0, INT64_MAX, (dl_aint)1 << 62,
+                ((dl_aint)1 << 62) - 1);
+  dl_type_free(&t);
+  dl_count total = 0, size;
+  for (int r = 0; r < 4; r++) {
+    ck_assert_int_eq(dl_type_darray(4, r, 1, gmax, cyc, d30, four, DL_ORDER_C, BYTE, &t),
+                     DL_OK);
+    dl_type_size(t, &size);
+    ck_assert_int_eq(size, r < 3 ? (dl_count)1 << 61 : ((dl_count)1 << 61) - 1);
+    total += size;
+    dl_type_free(&t);
+  }
+  ck_assert_int_eq(total, INT64_MAX);
 }
 END_TEST
 

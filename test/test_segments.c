@@ -593,7 +593,9 @@ START_TEST(segment_errors)
   ck_assert_int_eq(dl_segment_create(NULL, 1, NULL, &s), DL_ERR_ARG);
   ck_assert_int_eq(dl_segment_create(NULL, 1, v, NULL), DL_ERR_ARG);
   ck_assert_int_eq(dl_segment_create(NULL, INT64_MAX / 4, v, &s), DL_ERR_OVERFLOW);
+  s = (dl_segment *)1;
   ck_assert_int_eq(dl_segment_create_bounded(NULL, 1, v, 10, 5, &s), DL_ERR_ARG);
+  ck_assert_ptr_null(s);
   int32_t in[8] = {0};
   char out[16];
   ck_assert_int_eq(dl_segment_create(in, 1, v, &s), DL_OK);
@@ -676,6 +678,10 @@ START_TEST(bounded)
   struct iovec iov[8];
   last = 32;
   ck_assert_int_eq(dl_segment_iov(u, 0, &last, iov, 8, &n), DL_ERR_BOUNDS);
+  struct sum sum = {0, 0, true};               /* an embedder's action too */
+  last = 32;
+  ck_assert_int_eq(dl_segment_process(u, 0, &last, &sum_action, &sum), DL_ERR_BOUNDS);
+  ck_assert(sum.s == 0);
   dl_segment_free(&u);
   dl_segment_free(&s);
   dl_type_free(&v);

@@ -63,11 +63,11 @@ INLINE char *vec_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
   const dl_count reps = p->reps, count = p->count;
   const dl_aint rs = p->rep_stride, stride = p->stride;
   for (dl_count r = 0; r < reps; r++) {
-    char *m = base + r * rs;
+    char *m = dli_at(base, r * rs);
     for (dl_count i = 0; i < count; i++) {
       copy_block(pk, m, n, cls, dir);
       pk += n;
-      m += stride;
+      m = dli_at(m, stride);
     }
   }
   return pk;
@@ -81,7 +81,7 @@ INLINE char *vec2_loop(char *pk, const dl_piece *p, size_t n, int dir)
   const dl_count reps = p->reps, count = p->count;
   const dl_aint rs = p->rep_stride;
   for (dl_count r = 0; r < reps; r++) {
-    char *m = base + r * rs;
+    char *m = dli_at(base, r * rs);
     for (dl_count i = 0; i < count; i++)
       copy(pk + i * n, m + 2 * i * n, n, dir);
     pk += count * n;
@@ -96,9 +96,9 @@ INLINE char *bidx_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
   const dl_count reps = p->reps, count = p->count;
   const dl_aint rs = p->rep_stride;
   for (dl_count r = 0; r < reps; r++) {
-    char *m = base + r * rs;
+    char *m = dli_at(base, r * rs);
     for (dl_count i = 0; i < count; i++) {
-      copy_block(pk, m + offs[i], n, cls, dir);
+      copy_block(pk, dli_at(m, offs[i]), n, cls, dir);
       pk += n;
     }
   }
@@ -115,9 +115,9 @@ INLINE char *idx_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
   const size_t per = (size_t)(pre[count] - pre0);
   (void)n;
   for (dl_count r = 0; r < reps; r++) {
-    char *m = base + r * rs;
+    char *m = dli_at(base, r * rs);
     for (dl_count i = 0; i < count; i++)
-      copy_block(pk + (pre[i] - pre0), m + offs[i], (size_t)(pre[i + 1] - pre[i]),
+      copy_block(pk + (pre[i] - pre0), dli_at(m, offs[i]), (size_t)(pre[i + 1] - pre[i]),
                  cls, dir);
     pk += per;
   }

@@ -7,12 +7,6 @@
 
 #define STACK_FRAMES 32
 
-static bool committed(const dl_type *t)
-{
-  return t->builtin ||
-         atomic_load_explicit(&((dl_type *)t)->committed, memory_order_acquire);
-}
-
 int dl_pack_size(dl_count count, const dl_type *t, size_t *size)
 {
   if (!dli_type_valid(t) || count < 0 || !size)
@@ -51,11 +45,11 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
   dli_jit_note_use(t, pack ? DLI_JIT_PACK : DLI_JIT_UNPACK);
   dli_bulk_fn bulk = dli_bulk_for(t, pack ? DLI_JIT_PACK : DLI_JIT_UNPACK);
   size_t size;
+  *moved = 0;                      /* on every path: callers add it */
   int rc = dl_pack_size(count, t, &size);
   if (rc)
     return rc;
   size_t n = size < avail ? size : avail;
-  *moved = 0;
   if (n == 0)
     return size > 0 ? DL_ERR_TRUNCATE : DL_OK;
   const dli_loop *l = t->loop;
@@ -108,7 +102,7 @@ int dl_pack(const void *inbuf, dl_count incount, const dl_type *t,
   if (!dli_type_valid(t) || incount < 0 || !position || *position > outsize ||
       (!outbuf && outsize > 0))
     return DL_ERR_ARG;
-  if (!committed(t))
+  if (!dli_type_committed(t))
     return DL_ERR_NOT_COMMITTED;
   size_t moved;
   int rc = oneshot(&dli_pack_action, true, (uintptr_t)inbuf, incount, t,
@@ -124,7 +118,7 @@ int dl_unpack(const void *inbuf, size_t insize, size_t *position,
   if (!dli_type_valid(t) || outcount < 0 || !position || *position > insize ||
       (!inbuf && insize > 0))
     return DL_ERR_ARG;
-  if (!committed(t))
+  if (!dli_type_committed(t))
     return DL_ERR_NOT_COMMITTED;
   size_t moved;
   int rc = oneshot(&dli_unpack_action, false, (uintptr_t)outbuf, outcount, t,

@@ -5,18 +5,26 @@
 #include "actions.h"
 
 struct check {
-  uintptr_t lo, hi;
+  const dl_segment *s;
   bool out;
 };
 
-/* lowest and highest byte a piece touches, plus one */
-static void piece_span(const dl_piece *p, uintptr_t *lo, uintptr_t *hi)
+/* Lowest and highest byte a piece touches, plus one, as offsets from its
+   base. A whole indexed leaf is known from when the type was built; only
+   the partial pieces at a range's ends are scanned block by block. The
+   repetitions are added modulo 2^64: a base may lie far from its data, so
+   only the sums relative to buf are known to fit in 64 bits. */
+static void piece_span(const dl_piece *p, const dli_leaf *lf, uint64_t *lo,
+                       uint64_t *hi)
 {
   dl_aint a = 0, z = 0;
   if (!p->offs) {                          /* contig or vector */
     dl_aint last = (p->count - 1) * p->stride;
     a = last < 0 ? last : 0;
     z = (last > 0 ? last : 0) + (dl_aint)p->blk;
+  } else if (p->offs == lf->offs && p->count == lf->count) {
+    a = lf->lo;
+    z = lf->hi;
   } else {
     for (dl_count i = 0; i < p->count; i++) {
       dl_aint len = p->pre ? p->pre[i + 1] - p->pre[i] : (dl_aint)p->blk;
@@ -25,17 +33,20 @@ static void piece_span(const dl_piece *p, uintptr_t *lo, uintptr_t *hi)
     }
   }
   dl_aint rl = (p->reps - 1) * p->rep_stride;
-  if (rl < 0) a += rl; else z += rl;
-  *lo = (uintptr_t)p->base + (uintptr_t)a;
-  *hi = (uintptr_t)p->base + (uintptr_t)z;
+  *lo = (uint64_t)a + (uint64_t)(rl < 0 ? rl : 0);
+  *hi = (uint64_t)z + (uint64_t)(rl > 0 ? rl : 0);
 }
 
+/* Bounds are compared as offsets from buf, which fit in 64 bits for every
+   byte a type touches (its bounds are checked when it is built or read). */
 static size_t check_piece(void *st, const dl_piece *p)
 {
   struct check *c = st;
-  uintptr_t lo, hi;
-  piece_span(p, &lo, &hi);
-  if (lo < c->lo || hi > c->hi || lo > hi) {
+  uint64_t a, z;
+  piece_span(p, &c->s->leaf, &a, &z);
+  uint64_t rel = (uint64_t)((uintptr_t)p->base - c->s->buf);
+  dl_aint lo = (dl_aint)(rel + a), hi = (dl_aint)(rel + z);
+  if (lo < c->s->lo || hi > c->s->hi || lo > hi) {
     c->out = true;
     return 0;
   }
@@ -49,7 +60,7 @@ int dli_process(dl_segment *s, size_t first, size_t *last, const dl_action *a,
                 void *state, dli_bulk_fn bulk)
 {
   if (s->bounded && !s->inside) {
-    struct check c = {s->lo, s->hi, false};
+    struct check c = {s, false};
     size_t end = *last;
     int rc = dli_segment_run(s, first, &end, &check_action, &c, NULL);
     if (rc)

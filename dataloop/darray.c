@@ -47,14 +47,17 @@ static int check(int size, int rank, int ndims, const dl_count *gsizes,
 static int cyclic(dl_type *t, dl_count gsize, dl_count b, int p, int coord,
                   dl_type **out)
 {
-  dl_count start = (dl_count)coord * b, local = 0;
+  dl_count start = (dl_count)coord * b, local = 0, cycle;
+  /* a cycle past 64 bits is longer than any dimension: one block at most */
+  bool one = __builtin_mul_overflow(b, (dl_count)p, &cycle);
+  if (one)
+    cycle = 0;
   if (start < gsize) {
-    dl_count span = gsize - start, cycle = b * p;  /* b * p <= gsize + b */
-    local = span / cycle * b + (span % cycle < b ? span % cycle : b);
+    dl_count span = gsize - start;
+    local = one ? (span < b ? span : b)
+                : span / cycle * b + (span % cycle < b ? span % cycle : b);
   }
-  dl_count full = local / b, rem = local % b, cycle;
-  if (__builtin_mul_overflow(b, (dl_count)p, &cycle))
-    return DL_ERR_OVERFLOW;
+  dl_count full = local / b, rem = local % b;
   dl_type *vec, *tail;
   int rc = dl_type_vector(full, b, cycle, t, &vec);
   if (rc || rem == 0) {
@@ -63,8 +66,10 @@ static int cyclic(dl_type *t, dl_count gsize, dl_count b, int p, int coord,
   }
   rc = dl_type_contiguous(rem, t, &tail);
   if (!rc) {
-    dl_aint ext = t->b.ub - t->b.lb, disp;
-    if (__builtin_mul_overflow(full * cycle, ext, &disp))
+    dl_aint ext = t->b.ub - t->b.lb, disp = 0;
+    dl_count at;                  /* element where the short block starts */
+    if (__builtin_mul_overflow(full, cycle, &at) ||
+        __builtin_mul_overflow(at, ext, &disp))
       rc = DL_ERR_OVERFLOW;
     dl_type *parts[2] = {vec, tail};
     dl_count bl[2] = {1, 1};
@@ -86,7 +91,7 @@ static int one_dim(dl_type *t, dl_count gsize, int distrib, int darg, int p,
     p = 1;
     coord = 0;
   } else if (distrib == DL_DISTRIBUTE_BLOCK) {
-    b = darg == DL_DISTRIBUTE_DFLT_DARG ? (gsize + p - 1) / p : darg;
+    b = darg == DL_DISTRIBUTE_DFLT_DARG ? gsize / p + (gsize % p != 0) : darg;
   } else {
     b = darg == DL_DISTRIBUTE_DFLT_DARG ? 1 : darg;
   }

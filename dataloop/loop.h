@@ -101,6 +101,11 @@ typedef struct dli_bounds {
 
 #define DLI_TYPE_MAGIC 0x646c7479u  /* "dlty" */
 
+/* Loops from a type's root to its deepest leaf. Constructors refuse deeper
+   trees (DL_ERR_UNSUPPORTED), so every recursive walk of a tree has a fixed
+   bound and every type can be serialized. */
+#define DLI_MAX_DEPTH 64
+
 struct dl_type {
   uint32_t magic;      /* DLI_TYPE_MAGIC while the type lives */
   _Atomic long refs;
@@ -218,12 +223,36 @@ DLI_HIDDEN bool dli_is_dense(const dli_loop *l);
 DLI_HIDDEN int dli_finish_node(dli_loop *l);
 
 /* ---- types (type.c) ---- */
-/* a new type owning a deep copy of root (NULL when bounds->size is 0) */
+/* a new type owning a deep copy of root (NULL when bounds->size is 0);
+   DL_ERR_UNSUPPORTED when root is deeper than DLI_MAX_DEPTH, DL_ERR_NOMEM
+   when its copy would exceed dli_max_type_bytes() */
 DLI_HIDDEN int dli_type_new(const dli_loop *root, const dli_bounds *bounds,
                             dl_type **out);
 DLI_HIDDEN bool dli_type_valid(const dl_type *t);
+DLI_HIDDEN bool dli_type_committed(const dl_type *t);
+/* the most bytes one type's loop tree may take: DL_MAX_TYPE_BYTES from the
+   environment, read once, or 1 GiB */
+DLI_HIDDEN size_t dli_max_type_bytes(void);
 DLI_HIDDEN void dli_type_ref(const dl_type *t);
 DLI_HIDDEN void dli_type_unref(const dl_type *t);
+
+/* ---- the serialized form (serialize.c, deserialize.c) ----
+   Little-endian fixed-width fields; doc/serialization.md is the spec. */
+#define DLI_SER_MAGIC 0x59544c44u    /* the bytes "DLTY" */
+#define DLI_SER_VERSION 1
+#define DLI_SER_STICKY 1u            /* header flag: bounds set by resized */
+#define DLI_SER_HEADER 58            /* bytes before the root loop */
+#define DLI_SER_NODE_MIN 19          /* bytes of the smallest loop node */
+#define DLI_SER_MAX_ALIGN 128
+
+/* p + off as an address. A loop's origin or base may lie far from its
+   data (only the bytes' own offsets are bounded), so addresses are
+   computed modulo 2^64 as integers: pointer arithmetic that wrapped would
+   be undefined. */
+static inline char *dli_at(const void *p, dl_aint off)
+{
+  return (char *)((uintptr_t)p + (uintptr_t)off);
+}
 
 /* packed-byte size of block i of a loop */
 static inline dl_count dli_block_bytes(const dli_loop *l, dl_count i)

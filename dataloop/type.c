@@ -6,25 +6,33 @@
 
 #define ALIGN8(x) (((x) + 7) & ~(size_t)7)
 
-static size_t tree_bytes(const dli_loop *l)
+/* The in-memory size of a copy of the tree at l, added to *n; false once
+   *n passes cap. A constructor's source tree may share subtrees (a struct
+   naming one type twice), so its copy can be far larger than its source:
+   stopping at the cap bounds the time as well as the memory. */
+static bool tree_bytes(const dli_loop *l, size_t *n, size_t cap)
 {
-  size_t n = ALIGN8(sizeof(dli_loop));
-  size_t c = (size_t)l->count;
-  if (l->kind == DLI_BLOCKINDEXED || l->kind == DLI_INDEXED ||
-      l->kind == DLI_STRUCT)
-    n += c * sizeof(dl_aint);
-  if (l->kind == DLI_INDEXED || l->kind == DLI_STRUCT)
-    n += (c + 1) * sizeof(dl_count);
-  if (!l->leaf && (l->kind == DLI_INDEXED || l->kind == DLI_STRUCT))
-    n += c * sizeof(dl_count);
+  /* 8 bytes per array entry (tree_copy's layout, with room for 4-byte
+     pointers), counted in entries: offs, pre (count + 1), blocklens, exts,
+     children */
+  size_t c = (size_t)l->count, entries = 0, bytes;
+  bool blocks = l->kind == DLI_BLOCKINDEXED || l->kind == DLI_INDEXED ||
+                l->kind == DLI_STRUCT;
+  bool prefix = l->kind == DLI_INDEXED || l->kind == DLI_STRUCT;
+  int arrays = blocks + prefix + (prefix && !l->leaf) + 2 * (l->kind == DLI_STRUCT);
+  if (__builtin_mul_overflow(c, (size_t)arrays, &entries) ||
+      __builtin_add_overflow(entries, (size_t)prefix, &entries) ||
+      __builtin_mul_overflow(entries, (size_t)8, &bytes) ||
+      __builtin_add_overflow(bytes, ALIGN8(sizeof(dli_loop)), &bytes) ||
+      __builtin_add_overflow(*n, bytes, n) || *n > cap)
+    return false;
   if (l->kind == DLI_STRUCT) {
-    n += c * sizeof(dl_aint) + ALIGN8(c * sizeof(dli_loop *));
     for (size_t i = 0; i < c; i++)
-      n += tree_bytes(l->children[i]);
-  } else if (!l->leaf) {
-    n += tree_bytes(l->child);
+      if (!tree_bytes(l->children[i], n, cap))
+        return false;
+    return true;
   }
-  return n;
+  return l->leaf || tree_bytes(l->child, n, cap);
 }
 
 static void *take(char **cur, size_t bytes)
@@ -66,10 +74,32 @@ static const dli_loop *tree_copy(const dli_loop *l, char **cur)
   return n;
 }
 
+size_t dli_max_type_bytes(void)
+{
+  /* read once; racing first readers compute the same value */
+  static _Atomic size_t limit;
+  size_t v = atomic_load_explicit(&limit, memory_order_relaxed);
+  if (v == 0) {
+    const char *e = getenv("DL_MAX_TYPE_BYTES");
+    char *end;
+    unsigned long long x = e ? strtoull(e, &end, 0) : 0;
+    v = e && *e && !*end && x > 0 && x <= SIZE_MAX ? (size_t)x : (size_t)1 << 30;
+    atomic_store_explicit(&limit, v, memory_order_relaxed);
+  }
+  return v;
+}
+
 int dli_type_new(const dli_loop *root, const dli_bounds *bounds, dl_type **out)
 {
   size_t head = ALIGN8(sizeof(dl_type));
-  size_t body = bounds->size > 0 ? tree_bytes(root) : 0;
+  size_t body = 0;
+  if (bounds->size > 0) {
+    if (root->depth > DLI_MAX_DEPTH)
+      return DL_ERR_UNSUPPORTED;
+    size_t max = dli_max_type_bytes();
+    if (max <= head || !tree_bytes(root, &body, max - head))
+      return DL_ERR_NOMEM;
+  }
   dl_type *t = malloc(head + body);
   if (!t)
     return DL_ERR_NOMEM;
@@ -91,6 +121,12 @@ int dli_type_new(const dli_loop *root, const dli_bounds *bounds, dl_type **out)
 bool dli_type_valid(const dl_type *t)
 {
   return t != NULL && t->magic == DLI_TYPE_MAGIC;
+}
+
+bool dli_type_committed(const dl_type *t)
+{
+  return t->builtin ||
+         atomic_load_explicit(&((dl_type *)t)->committed, memory_order_acquire);
 }
 
 void dli_type_ref(const dl_type *t)
@@ -160,7 +196,7 @@ int dl_type_dup(dl_type *old, dl_type **out)
   if (rc)
     return rc;
   t->basic = old->basic;
-  if (old->builtin || atomic_load(&old->committed))
+  if (dli_type_committed(old))
     atomic_store(&t->committed, 1);
   atomic_store(&t->compiled, atomic_load(&old->compiled));
   *out = t;

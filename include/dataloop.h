@@ -79,6 +79,18 @@ int dl_type_extent(const dl_type *t, dl_aint *lb, dl_aint *extent);
 int dl_type_true_extent(const dl_type *t, dl_aint *true_lb, dl_aint *true_extent);
 int dl_type_print(FILE *f, const dl_type *t);   /* the dataloop tree */
 
+/* serialization, for shipping a committed type to another process (an I/O
+   server); the byte format is in doc/serialization.md */
+/* *needed = bytes the serialized form takes (t must be committed). If
+   size < *needed nothing is written and DL_ERR_TRUNCATE is returned; buf may
+   be NULL when size is 0, to ask for the size. */
+int dl_type_serialize(const dl_type *t, void *buf, size_t size, size_t *needed);
+/* validates untrusted input completely; exactly `size` bytes must form one
+   serialized type (trailing bytes are corruption); DL_ERR_CORRUPT on
+   anything wrong, with *out set to NULL. On success *out is a new, committed
+   type that owns its memory (buf may be freed at once). */
+int dl_type_deserialize(const void *buf, size_t size, dl_type **out);
+
 /* one-shot pack/unpack with MPI_Pack/MPI_Unpack semantics:
    *position is the byte offset in the packed buffer, advanced on success */
 int dl_pack_size(dl_count count, const dl_type *t, size_t *size);

@@ -39,8 +39,7 @@ static int create(void *buf, dl_count count, const dl_type *t, dl_segment **out)
   *out = NULL;
   if (!dli_type_valid(t) || count < 0)
     return DL_ERR_ARG;
-  if (!t->builtin && !atomic_load_explicit(&((dl_type *)t)->committed,
-                                           memory_order_acquire))
+  if (!dli_type_committed(t))
     return DL_ERR_NOT_COMMITTED;
   int cap = dli_segment_frames(t);
   dl_segment *s = malloc(dli_segment_bytes(cap));
@@ -66,26 +65,20 @@ int dl_segment_create(void *buf, dl_count count, const dl_type *t,
 int dl_segment_create_bounded(void *buf, dl_count count, const dl_type *t,
                               dl_aint lo, dl_aint hi, dl_segment **out)
 {
-  if (lo > hi)
+  if (out && lo > hi) {
+    *out = NULL;
     return DL_ERR_ARG;
+  }
   int rc = create(buf, count, t, out);
   if (rc)
     return rc;
   dl_segment *s = *out;
   s->bounded = true;
-  s->lo = (uintptr_t)buf + (uintptr_t)lo;
-  s->hi = (uintptr_t)buf + (uintptr_t)hi;
-  /* whole data extent of the count copies, when known to fit, lets every
-     call skip the per-leaf checks */
-  if (s->size > 0) {
-    dl_aint a, z, ext = t->b.ub - t->b.lb;
-    if (!dli_span(count, ext, &a, &z) &&
-        !__builtin_add_overflow(a, t->b.true_lb, &a) &&
-        !__builtin_add_overflow(z, t->b.true_ub, &z))
-      s->inside = a >= lo && z <= hi;
-  } else {
-    s->inside = true;
-  }
+  s->lo = lo;
+  s->hi = hi;
+  /* the root loop knows every byte the count copies touch: when they all
+     fit, no call needs the per-leaf checks */
+  s->inside = s->size == 0 || (s->root->tlb >= lo && s->root->tub <= hi);
   return DL_OK;
 }
 
@@ -107,6 +100,8 @@ size_t dl_segment_size(const dl_segment *s)
 
 size_t dl_piece_bytes(const dl_piece *p)
 {
+  if (!p)
+    return 0;
   size_t per;
   if (p->pre)
     per = (size_t)(p->pre[p->count] - p->pre[0]);

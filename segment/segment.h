@@ -37,6 +37,7 @@ typedef struct dli_leaf {
   const dl_aint *offs;
   const dl_count *pre;
   size_t min_blk, max_blk;
+  dl_aint lo, hi;         /* bytes one repetition touches, from base */
   size_t repbytes;
   size_t total;           /* packed bytes of all repetitions */
   uintptr_t delta;        /* base minus the origin it was loaded at */
@@ -52,8 +53,8 @@ struct dl_segment {
   size_t pos;             /* stream position the state describes */
   const dli_loop *root;   /* type's root, or `top` for count > 1 */
   dli_loop top;           /* count-time optimized loop over count copies */
-  bool bounded, inside;   /* bounds given; whole extent known inside them */
-  uintptr_t lo, hi;
+  bool bounded, inside;   /* bounds given; all data known inside them */
+  dl_aint lo, hi;         /* the bounds, in bytes from buf */
   bool owned;             /* allocated by dl_segment_create */
   int depth;              /* frames in use */
   int cap;                /* frames available */

@@ -126,7 +126,7 @@ static size_t leaf_run(dl_segment *s, size_t avail, const dl_action *a,
                  ? (size_t)(lf->pre[lf->i + k] - lf->pre[lf->i]) : (size_t)k * lf->blk;
     }
     if (lf->kind == DLI_VECTOR)
-      p.base += lf->i * lf->stride;
+      p.base = dli_at(p.base, lf->i * lf->stride);
     else
       p.offs = lf->offs + lf->i;
     if (lf->kind == DLI_INDEXED)

@@ -122,7 +122,8 @@ static bool pack_agrees(const rtype *rt, MPI_Datatype mt, bounds mb, bool with_m
   /* the input must also cover what MPICH reads by its own bounds, which
      differ from the standard's where MPICH deviates */
   mrun *span = malloc((nruns + 1) * sizeof(mrun));
-  memcpy(span, runs, nruns * sizeof(mrun));
+  if (nruns)                          /* runs is NULL for an empty map */
+    memcpy(span, runs, nruns * sizeof(mrun));
   size_t nspan = nruns;
   if (with_mpich && count > 0 && mb.size > 0) {
     long long rep = (count - 1) * mb.extent;

@@ -5,7 +5,9 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 #include "segment.h"
 #include "buffers.h"
 #include "model.h"
@@ -774,7 +776,9 @@ START_TEST(segment_errors)
   ck_assert_int_eq(dl_segment_create(NULL, 1, NULL, &s), DL_ERR_ARG);
   ck_assert_int_eq(dl_segment_create(NULL, 1, v, NULL), DL_ERR_ARG);
   ck_assert_int_eq(dl_segment_create(NULL, INT64_MAX / 4, v, &s), DL_ERR_OVERFLOW);
+  s = (dl_segment *)1;
   ck_assert_int_eq(dl_segment_create_bounded(NULL, 1, v, 10, 5, &s), DL_ERR_ARG);
+  ck_assert_ptr_null(s);
   int32_t in[8] = {0};
   char out[16];
   ck_assert_int_eq(dl_segment_create(in, 1, v, &s), DL_OK);
@@ -812,6 +816,8 @@ START_TEST(segment_errors)
   dl_segment_free(&s);
   dl_segment_free(&s);                  /* NULL: nothing */
   dl_segment_free(NULL);
+  ck_assert_uint_eq(dl_segment_size(NULL), 0);
+  ck_assert_uint_eq(dl_piece_bytes(NULL), 0);
 }
 END_TEST
 
@@ -855,9 +861,159 @@ START_TEST(bounded)
   struct iovec iov[8];
   last = 32;
   ck_assert_int_eq(dl_segment_iov(u, 0, &last, iov, 8, &n), DL_ERR_BOUNDS);
+  struct sum sum = {0, 0, true};               /* an embedder's action too */
+  last = 32;
+  ck_assert_int_eq(dl_segment_process(u, 0, &last, &sum_action, &sum), DL_ERR_BOUNDS);
+  ck_assert(sum.s == 0);
   dl_segment_free(&u);
   dl_segment_free(&s);
   dl_type_free(&v);
+}
+END_TEST
+
+/* ---- bounded segments against random windows ---- */
+
+/* the lowest and one past the highest memory offset that packed bytes
+   [first, last) of the runs touch; false when the range is empty */
+static bool range_span(const mrun *runs, size_t n, size_t first, size_t last,
+                       dl_aint *lo, dl_aint *hi)
+{
+  size_t pos = 0;
+  bool any = false;
+  for (size_t i = 0; i < n; pos += (size_t)runs[i].len, i++) {
+    size_t a = pos > first ? pos : first, z = pos + (size_t)runs[i].len;
+    z = z < last ? z : last;
+    if (a >= z)
+      continue;
+    dl_aint b = runs[i].disp + (dl_aint)(a - pos), e = b + (dl_aint)(z - a);
+    if (!any || b < *lo) *lo = b;
+    if (!any || e > *hi) *hi = e;
+    any = true;
+  }
+  return any;
+}
+
+/* the model's pack (to_mem false) or unpack of packed bytes [first, last) */
+static void model_range(const mrun *runs, size_t n, char *origin, char *packed,
+                        size_t first, size_t last, bool to_mem)
+{
+  size_t pos = 0;
+  for (size_t i = 0; i < n; pos += (size_t)runs[i].len, i++) {
+    size_t a = pos > first ? pos : first, z = pos + (size_t)runs[i].len;
+    z = z < last ? z : last;
+    if (a >= z)
+      continue;
+    char *m = origin + runs[i].disp + (a - pos), *q = packed + (a - first);
+    memcpy(to_mem ? m : q, to_mem ? q : m, z - a);
+  }
+}
+
+/* Memory whose accessible part is the window [lo, hi) of offsets from
+   `origin`, plus less than a page of slack on one side; guard pages
+   (PROT_NONE) on both sides, one of them exactly at the window's edge. */
+typedef struct guarded {
+  char *map, *origin, *acc;
+  size_t maplen, acclen;
+} guarded;
+
+static void guarded_new(guarded *g, dl_aint lo, dl_aint hi, bool guard_high)
+{
+  size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+  size_t win = (size_t)(hi - lo), pages = (win + pg - 1) / pg + (win % pg == 0);
+  g->acclen = pages * pg;
+  g->maplen = g->acclen + 2 * pg;
+  g->map = mmap(NULL, g->maplen, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ck_assert(g->map != MAP_FAILED);
+  g->acc = g->map + pg;
+  ck_assert_int_eq(mprotect(g->acc, g->acclen, PROT_READ | PROT_WRITE), 0);
+  char *w = guard_high ? g->acc + g->acclen - win : g->acc;
+  g->origin = w - lo;
+}
+
+START_TEST(random_bounds)
+{
+  rng r = {seed ^ 6};
+  int n = scaled(2000), refused = 0, served = 0;
+  for (int it = 0; it < n; it++) {
+    casefix c;
+    case_new(&r, &c);
+    dl_aint dlo = 0, dhi = 0;
+    range_span(c.runs, c.nruns, 0, c.size, &dlo, &dhi);
+    dl_aint cut = (dhi - dlo) / 3 + 1;
+    dl_aint lo = dlo + rng_range(&r, -2, cut), hi = dhi - rng_range(&r, -2, cut);
+    if (rng_range(&r, 0, 3) == 0) {           /* often the exact data span */
+      lo = dlo;
+      hi = dhi;
+    }
+    if (hi < lo)
+      hi = lo;
+    guarded g;
+    guarded_new(&g, lo, hi, it % 2 == 0);
+    for (size_t i = 0; i < g.acclen; i++)
+      g.acc[i] = (char)rng_next(&r);
+    dl_segment *s;
+    ck_assert_int_eq(dl_segment_create_bounded(g.origin, c.count, c.rt.t, lo, hi, &s),
+                     DL_OK);
+    char *packed = malloc(c.size + 16), *want = malloc(c.size + 16);
+    char *before = malloc(g.acclen), *after = malloc(g.acclen);
+    for (int call = 0; call < 4; call++) {
+      size_t first = (size_t)rng_range(&r, 0, (int64_t)c.size), last;
+      if (call == 0)
+        first = 0, last = c.size;
+      else
+        last = (size_t)rng_range(&r, (int64_t)first, (int64_t)c.size);
+      /* served exactly when every byte the range touches is inside */
+      dl_aint a, z;
+      bool ok = !range_span(c.runs, c.nruns, first, last, &a, &z) ||
+                (a >= lo && z <= hi);
+      size_t len = last - first, got = last;
+      bool pack = call % 2 == 0;
+      int rc;
+      memcpy(before, g.acc, g.acclen);
+      memset(packed, 0x5c, c.size + 16);
+      if (pack) {
+        rc = dl_segment_pack(s, first, &got, packed);
+        memcpy(after, before, g.acclen);           /* reading changes nothing */
+        if (ok)
+          model_range(c.runs, c.nruns, g.origin, want, first, last, false);
+      } else {
+        for (size_t i = 0; i < len; i++)
+          packed[i] = (char)rng_next(&r);
+        if (ok)                                    /* the model's result */
+          model_range(c.runs, c.nruns, g.origin, packed, first, last, true);
+        memcpy(after, g.acc, g.acclen);
+        memcpy(g.acc, before, g.acclen);
+        rc = dl_segment_unpack(s, first, &got, packed);
+      }
+      ck_assert_msg(rc == (ok ? DL_OK : DL_ERR_BOUNDS),
+                    "%s [%zu, %zu) in [%lld, %lld): %s; " CASE_FMT,
+                    pack ? "pack" : "unpack", first, last, (long long)lo,
+                    (long long)hi, dl_strerror(rc), CASE_ARGS(&c));
+      ck_assert_msg(memcmp(after, g.acc, g.acclen) == 0,
+                    "memory differs after %s: " CASE_FMT, pack ? "pack" : "unpack",
+                    CASE_ARGS(&c));
+      if (ok) {
+        ck_assert_uint_eq(got, last);
+        served++;
+      } else {
+        refused++;
+      }
+      if (pack) {
+        ck_assert_msg(!ok || memcmp(packed, want, len) == 0, "pack: " CASE_MSG(&c));
+        for (size_t i = ok ? len : 0; i < c.size + 16; i++)
+          ck_assert_msg(packed[i] == 0x5c, "pack wrote outside its output: " CASE_MSG(&c));
+      }
+    }
+    dl_segment_free(&s);
+    free(packed);
+    free(want);
+    free(before);
+    free(after);
+    munmap(g.map, g.maplen);
+    case_free(&c);
+  }
+  ck_assert_int_gt(refused, n / 10);
+  ck_assert_int_gt(served, n / 10);
 }
 END_TEST
 
@@ -881,6 +1037,7 @@ int main(void)
   tcase_add_test(tc, oneshot);
   tcase_add_test(tc, segment_errors);
   tcase_add_test(tc, bounded);
+  tcase_add_test(tc, random_bounds);
   suite_add_tcase(su, tc);
   SRunner *sr = srunner_create(su);
   srunner_run_all(sr, CK_NORMAL);

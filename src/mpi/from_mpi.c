@@ -180,7 +180,10 @@ static int f90(MPI_Datatype dt, int comb, dl_type **out)
   else
     b = size == 8 ? DL_C_FLOAT_COMPLEX : size == 16 ? DL_C_DOUBLE_COMPLEX
                                                     : DL_C_LONG_DOUBLE_COMPLEX;
-  return dl_type_dup(dl_builtin(b), out);
+  /* the predefined type itself, not a dup: MPICH never frees its f90
+     types, so the attribute's delete callback would never free a copy */
+  *out = dl_builtin(b);
+  return DL_OK;
 }
 
 /* builds the dataloop type of a derived datatype from its contents */

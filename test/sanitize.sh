@@ -1,0 +1,48 @@
+#!/bin/sh
+# make check-asan / check-tsan: the test suite built with a sanitizer, in
+# its own build directory from the distributed sources (the source tree
+# itself may be configured in place, which rules out a VPATH build of it).
+#   usage: sanitize.sh DIR CC CFLAGS [TESTS]    (from the Makefile, in the
+#   build directory of a configured tree; MAKE, srcdir in the environment)
+# Every sanitizer report is fatal. LeakSanitizer is off for the two
+# programs linked with MPICH only: MPI_Init leaves allocations of UCX
+# modules it has unloaded, which no suppression can name; the Valgrind run
+# checks those programs for leaks, with suppressions confined to MPI_Init.
+set -eu
+dir=$1 cc=$2 cflags=$3 tests=${4:-}
+top=$(pwd)
+rm -rf "$dir"
+mkdir -p "$dir"
+${MAKE:-make} distdir distdir="$dir/src" >/dev/null
+mkdir "$dir/obj"
+cd "$dir/obj"
+echo "== $dir: configure CC=$cc CFLAGS=$cflags"
+../src/configure --enable-werror --disable-shared CC="$cc" CFLAGS="$cflags" \
+  > configure.out 2>&1 || { cat configure.out; exit 1; }
+jobs=$(nproc 2>/dev/null || echo 2)
+${MAKE:-make} -j"$jobs" >/dev/null
+export ASAN_OPTIONS=abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1
+cat > run-test <<'EOS'
+#!/bin/sh
+case $1 in
+*test_mpich|*test_bridge) ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 ;;
+*) ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=1 ;;
+esac
+export ASAN_OPTIONS
+exec "$@"
+EOS
+chmod +x run-test
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+echo "== $dir: make check${tests:+ TESTS=$tests}"
+if [ -n "$tests" ]; then
+  ${MAKE:-make} -j"$jobs" check TESTS="$tests" LOG_COMPILER=./run-test || status=$?
+else
+  ${MAKE:-make} -j"$jobs" check LOG_COMPILER=./run-test || status=$?
+fi
+if [ "${status:-0}" -ne 0 ]; then
+  cat test-suite.log 2>/dev/null || true
+  exit 1
+fi
+grep -h '^# \(TOTAL\|PASS\|SKIP\|FAIL\|ERROR\)' test-suite.log 2>/dev/null || true
+cd "$top"

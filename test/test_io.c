@@ -259,6 +259,25 @@ START_TEST(view_errors)
   ck_assert_uint_eq(bytes, 0);                     /* empty file: EOF at once */
   dl_file_view_free(&v);
   ck_assert_ptr_null(v);
+  /* one 32-byte run, whether the tree holds it whole or as two adjacent
+     blocks, with extent 8: the next copy starts inside it (overlap), not
+     before its start (no decrease); once a regression (seed 1795317367) */
+  dl_type *negext, *split, *whole, *split8, *whole8;
+  DL_OK_(dl_type_resized(dl_builtin(DL_LONG_DOUBLE), 0, -8, &negext));
+  DL_OK_(dl_type_vector(2, 1, -2, negext, &split));
+  DL_OK_(dl_type_contiguous(32, BYTE, &whole));
+  DL_OK_(dl_type_resized(whole, 0, 8, &whole8));
+  DL_OK_(dl_type_resized(split, 0, 8, &split8));
+  dl_type *runs[] = {split, whole8, split8};
+  for (size_t i = 0; i < 3; i++) {
+    dcommit(runs[i]);
+    DL_OK_(dl_file_view_create(fd, 0, BYTE, runs[i], &v));
+    ck_assert_int_eq(dl_file_write_at(v, 0, d, 1, BYTE, &bytes), DL_ERR_ARG);
+    dl_file_view_free(&v);
+  }
+  dl_type *runs_free[] = {negext, split, whole, whole8, split8};
+  for (size_t i = 0; i < 5; i++)
+    dl_type_free(&runs_free[i]);
   dl_file_view_free(&v);                           /* NULL: nothing */
   dl_file_view_free(NULL);
   /* the view holds its own references */

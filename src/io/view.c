@@ -9,11 +9,14 @@
 /* ---- MPI-IO: "the displacements in the typemap of the filetype are not
    required to be distinct, but they must be non-negative and monotonically
    nondecreasing"; overlapping regions are allowed for reading only. The
-   blocks of one copy are walked once, a regular vector leaf in O(1). ---- */
+   blocks of one copy are walked once, a regular vector leaf in O(1). A
+   block that starts where the one before it ends continues it, so the
+   verdict does not depend on how the tree happens to split a run. ---- */
 
 struct order {
   bool any, decreasing, overlap;
-  int64_t first, last, end;     /* first and last block start, highest end */
+  int64_t first, last, end;     /* first and last run start, highest end */
+  int64_t prev_end;             /* end of the block just seen */
 };
 
 static void block(struct order *o, int64_t at, int64_t len)
@@ -21,12 +24,15 @@ static void block(struct order *o, int64_t at, int64_t len)
   if (!o->any) {
     o->any = true;
     o->first = o->last = at;
-    o->end = at + len;
+    o->end = o->prev_end = at + len;
     return;
   }
-  o->decreasing |= at < o->last;
-  o->overlap |= at < o->end;
-  o->last = at;
+  if (at != o->prev_end) {
+    o->decreasing |= at < o->last;
+    o->overlap |= at < o->end;
+    o->last = at;
+  }
+  o->prev_end = at + len;
   if (at + len > o->end)
     o->end = at + len;
 }
@@ -37,7 +43,11 @@ static size_t order_piece(void *st, const dl_piece *p)
   size_t blk = p->blk;
   for (dl_count r = 0; r < p->reps && !o->decreasing; r++) {
     int64_t b = (int64_t)(intptr_t)p->base + r * p->rep_stride;
-    if (!p->offs && p->count > 1 && p->stride >= (dl_aint)blk) {
+    if (!p->offs && p->count > 1 && p->stride == (dl_aint)blk) {
+      block(o, b, (int64_t)blk * p->count);            /* one run */
+      continue;
+    }
+    if (!p->offs && p->count > 1 && p->stride > (dl_aint)blk) {
       block(o, b, (int64_t)blk);                       /* sorted, disjoint */
       block(o, b + (p->count - 1) * p->stride, (int64_t)blk);
       continue;

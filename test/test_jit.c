@@ -88,6 +88,67 @@ START_TEST(flash_reordered)
 }
 END_TEST
 
+/* a reordered root whose whole-range path is a loop, not unrolled code:
+   the partial path must still start from the packed pointer it was given
+   (once a bug: random type from seed 1795317729) */
+static dl_type *reordered_loop(void)
+{
+  dl_type *hb, *d3, *rs, *d1, *st;
+  ck_assert_int_eq(dl_type_hindexed_block(2, 1, (dl_aint[]){91, -15},
+                                          dl_builtin(DL_INT16), &hb), DL_OK);
+  ck_assert_int_eq(dl_type_darray(3, 0, 3, (dl_count[]){5, 4, 6}, (int[]){2, 1, 1},
+                                  (int[]){-1, -1, -1}, (int[]){1, 3, 1},
+                                  DL_ORDER_FORTRAN, hb, &d3), DL_OK);
+  ck_assert_int_eq(dl_type_resized(d3, 3, -2, &rs), DL_OK);
+  ck_assert_int_eq(dl_type_darray(1, 0, 1, (dl_count[]){4}, (int[]){2}, (int[]){-1},
+                                  (int[]){1}, DL_ORDER_FORTRAN, rs, &d1), DL_OK);
+  ck_assert_int_eq(dl_type_struct(1, (dl_count[]){3}, (dl_aint[]){-55}, &d1, &st),
+                   DL_OK);
+  dl_type *parts[] = {hb, d3, rs, d1};
+  for (size_t i = 0; i < 4; i++)
+    dl_type_free(&parts[i]);
+  dl_type_commit(st);
+  return st;
+}
+
+START_TEST(reordered_partial)
+{
+  if (jit_off)
+    return;
+  dl_type *t = reordered_loop(), *plain = reordered_loop();
+  ck_assert(dli_cg_reorders(t->loop, DLI_JIT_PACK));
+  ck_assert_int_eq(dl_type_compile(t), DL_OK);
+  ck_assert_ptr_nonnull(dli_jit_get(t->loop, DLI_JIT_PACK));
+  dl_aint tlb, text;
+  dl_count size;
+  dl_type_true_extent(t, &tlb, &text);
+  dl_type_size(t, &size);
+  char *mem = malloc((size_t)text), *origin = mem - tlb;
+  for (dl_aint i = 0; i < text; i++)
+    mem[i] = (char)(i * 13 + (i >> 7));
+  char *want = malloc((size_t)size), *got = malloc((size_t)size);
+  size_t n = 0;
+  ck_assert_int_eq(dl_pack(origin, 1, plain, want, (size_t)size, &n), DL_OK);
+  dl_segment *s;
+  ck_assert_int_eq(dl_segment_create(origin, 1, t, &s), DL_OK);
+  for (size_t step = 1; step <= 300; step += 7) {
+    memset(got, 0, (size_t)size);
+    for (size_t at = 0; at < (size_t)size; at += step) {
+      size_t last = at + step < (size_t)size ? at + step : (size_t)size;
+      ck_assert_int_eq(dl_segment_pack(s, at, &last, got + at), DL_OK);
+    }
+    ck_assert_msg(memcmp(want, got, (size_t)size) == 0, "chunks of %zu", step);
+  }
+  dl_segment_free(&s);
+  same_as_interpreted(t, plain, mem, (size_t)text, origin, (size_t)size);
+  free(want);
+  free(got);
+  free(mem);
+  dl_type_free(&t);
+  dl_type_free(&plain);
+}
+END_TEST
+
 /* a type whose loops are all compiled as the suite's are */
 START_TEST(suite_shapes)
 {
@@ -259,6 +320,7 @@ int main(void)
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, flash_reordered);
+  tcase_add_test(tc, reordered_partial);
   tcase_add_test(tc, suite_shapes);
   tcase_add_test(tc, shape_cache);
   tcase_add_test(tc, threshold_and_hint);

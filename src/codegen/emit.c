@@ -468,7 +468,8 @@ static void emit_body(cg *g, const dli_loop *l, LLVMValueRef origin, LLVMValueRe
     LLVMBuildCondBr(g->b, all, full, part);
     LLVMPositionBuilderAtEnd(g->b, full);
     g->ro_full = true;
-    instance(g, l->child, base, &out);
+    LLVMValueRef full_out = out;      /* the partial path starts from packed */
+    instance(g, l->child, base, &full_out);
     LLVMBuildRetVoid(g->b);
     /* a part of its elements (rare: a chunk boundary inside the loop's
        range): in packed order, calling the loops below where they have

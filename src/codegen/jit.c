@@ -13,6 +13,7 @@
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
+#include <llvm-c/Analysis.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include "codegen.h"
@@ -310,6 +311,25 @@ static bool has_code(const dli_loop *l, int dir)
   return !l->leaf && has_code(l->child, dir);
 }
 
+/* Emitted IR that LLVM's verifier rejects is a bug here: the type stays
+   interpreted (correct, only slower), DL_TRACE says why, and the tests
+   (DL_JIT_STRICT=1) abort on it. */
+static bool verified(LLVMModuleRef m)
+{
+  char *msg = NULL;
+  if (!LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+    LLVMDisposeMessage(msg);
+    return true;
+  }
+  const char *strict = getenv("DL_JIT_STRICT");
+  if (dli_trace() || (strict && *strict == '1'))
+    fprintf(stderr, "dataloop: jit: emitted code fails verification: %s\n", msg);
+  LLVMDisposeMessage(msg);
+  if (strict && *strict == '1')
+    abort();
+  return false;
+}
+
 int dli_jit_compile(dl_type *t, int mask)
 {
   if (t->builtin || t->b.size == 0)
@@ -333,7 +353,7 @@ int dli_jit_compile(dl_type *t, int mask)
     fputs(ir, stderr);
     LLVMDisposeMessage(ir);
   }
-  if (bt.m && bt.n > 0 && !bt.nomem)
+  if (bt.m && bt.n > 0 && !bt.nomem && verified(bt.m))
     link_batch(&bt, tsc);
   if (bt.m)
     LLVMDisposeModule(bt.m);

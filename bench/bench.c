@@ -380,8 +380,23 @@ static double latency_ns(dl_type *d, MPI_Datatype m, bool mpi, const opts *o)
 
 /* ---- output files ---- */
 
+/* the median and maximum compile time over the tests that compiled */
+static void compile_summary(const result *rs, int n)
+{
+  double ms[128];
+  int k = 0;
+  for (int i = 0; i < n && k < 128; i++)
+    if (rs[i].jit_ms >= 0)
+      ms[k++] = rs[i].jit_ms;
+  if (k == 0)
+    return;
+  qsort(ms, (size_t)k, sizeof(double), cmp_double);
+  double med = k % 2 ? ms[k / 2] : (ms[k / 2 - 1] + ms[k / 2]) / 2;
+  printf("compile: median %.2f ms, max %.2f ms over %d compiled types\n", med, ms[k - 1], k);
+}
+
 static void write_files(const opts *o, const result *rs, int n, double mc_big,
-                        double mc_cache, const double lat[4])
+                        double mc_cache, const double lat[4], double jit_start_ms)
 {
   mkdir(o->out, 0755);
   char path[512];
@@ -414,6 +429,7 @@ static void write_files(const opts *o, const result *rs, int n, double mc_big,
     return;
   fprintf(f, "{\n  \"mode\": \"%s\",\n  \"memcpy_mbs\": {\"large\": %.1f, \"cache\": %.1f},\n",
           o->full ? "full" : "quick", mc_big, mc_cache);
+  fprintf(f, "  \"jit_start_ms\": %.3f,\n", jit_start_ms);
   fprintf(f, "  \"latency_ns\": {\"struct64_dataloop\": %.1f, \"struct64_mpich\": %.1f, "
           "\"vector3_dataloop\": %.1f, \"vector3_mpich\": %.1f},\n  \"tests\": [\n",
           lat[0], lat[1], lat[2], lat[3]);
@@ -492,6 +508,19 @@ int main(int argc, char **argv)
   dl_type_free(&d2);
   MPI_Type_free(&m1);
   MPI_Type_free(&m2);
+  /* the JIT's one-time start-up, with a compile of a shape no test has, so
+     that each test's compile time below is its own */
+  dl_type *warm;
+  dl_type_vector(3, 1, 5, dl_builtin(DL_INT16), &warm);
+  dl_type_commit(warm);
+  double w0 = bench_now();
+  int wrc = dl_type_compile(warm);
+  double jit_start_ms = wrc == DL_OK ? (bench_now() - w0) * 1e3 : -1;
+  dl_type_free(&warm);
+  if (wrc == DL_OK)
+    printf("JIT start-up and a first 3-block compile: %.2f ms\n", jit_start_ms);
+  else
+    printf("JIT: not available (%s)\n", dl_strerror(wrc));
 
   const bentry *groups[2] = {bench_synthetic, bench_apps};
   result *rs = calloc(128, sizeof(result));
@@ -512,7 +541,8 @@ int main(int argc, char **argv)
         print_row(&rs[n], rs[n].unpack, " unpack");
       n++;
     }
-  write_files(&o, rs, n, mc_big, mc_cache, lat);
+  compile_summary(rs, n);
+  write_files(&o, rs, n, mc_big, mc_cache, lat, jit_start_ms);
   printf("\nresults: %s/results.csv, %s/results.json\n", o.out, o.out);
   free(rs);
   MPI_Finalize();

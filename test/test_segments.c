@@ -441,11 +441,15 @@ END_TEST
 START_TEST(copy_classes)
 {
   rng r = {seed ^ 5};
-  enum { N = 7 };
-  char *mem = malloc(N * 400 * 2), *out = malloc(N * 400), *want = malloc(N * 400);
-  for (int i = 0; i < N * 800; i++)
+  enum { N = 7, MAXB = 4200 };
+  char *mem = malloc(N * MAXB * 2), *out = malloc(N * MAXB), *want = malloc(N * MAXB);
+  for (int i = 0; i < N * MAXB * 2; i++)
     mem[i] = (char)rng_next(&r);
-  for (dl_count blk = 1; blk <= 300; blk++) {
+  /* every length to 300, then samples through the 64-byte chunk class
+     (to 4096) and past it, its edges included */
+  for (dl_count blk = 1; blk <= MAXB;
+       blk = blk < 300 ? blk + 1 : blk == 4095 || blk == 4096 ? blk + 1
+           : blk < 4095 && blk + 97 > 4095 ? 4095 : blk + 97) {
     /* vector and blockindexed leaves of blk-byte blocks */
     dl_type *v, *bi;
     ck_assert_int_eq(dl_type_hvector(N, blk, blk + 3, dl_builtin(DL_BYTE), &v), DL_OK);
@@ -459,21 +463,21 @@ START_TEST(copy_classes)
       memcpy(want + i * blk, mem + i * (blk + 3), (size_t)blk);
     }
     size_t pos = 0;
-    ck_assert_int_eq(dl_pack(mem, 1, v, out, N * 400, &pos), DL_OK);
+    ck_assert_int_eq(dl_pack(mem, 1, v, out, N * MAXB, &pos), DL_OK);
     ck_assert_msg(memcmp(out, want, (size_t)(N * blk)) == 0, "vector blk %lld", (long long)blk);
     for (int i = 0; i < N; i++)
       memcpy(want + i * blk, mem + offs[i], (size_t)blk);
     pos = 0;
-    ck_assert_int_eq(dl_pack(mem, 1, bi, out, N * 400, &pos), DL_OK);
+    ck_assert_int_eq(dl_pack(mem, 1, bi, out, N * MAXB, &pos), DL_OK);
     ck_assert_msg(memcmp(out, want, (size_t)(N * blk)) == 0, "blockindexed blk %lld",
                   (long long)blk);
     /* unpack back over a cleared copy restores exactly the blocks */
-    char *back = calloc(N * 800, 1), *ref = calloc(N * 800, 1);
+    char *back = calloc(N * MAXB * 2, 1), *ref = calloc(N * MAXB * 2, 1);
     for (int i = 0; i < N; i++)
       memcpy(ref + offs[i], out + i * blk, (size_t)blk);
     pos = 0;
     ck_assert_int_eq(dl_unpack(out, (size_t)(N * blk), &pos, back, 1, bi), DL_OK);
-    ck_assert_msg(memcmp(back, ref, N * 800) == 0, "unpack blk %lld", (long long)blk);
+    ck_assert_msg(memcmp(back, ref, N * MAXB * 2) == 0, "unpack blk %lld", (long long)blk);
     free(back);
     free(ref);
     dl_type_free(&v);
@@ -481,7 +485,8 @@ START_TEST(copy_classes)
   }
   /* indexed leaves whose lengths span each class range */
   static const dl_count ranges[][2] = {{1, 3}, {2, 4}, {4, 8}, {8, 16}, {16, 32},
-                                       {32, 64}, {33, 256}, {1, 300}, {100, 120}};
+                                       {32, 64}, {33, 256}, {1, 300}, {100, 120},
+                                       {64, 4096}, {257, 1000}, {1, 4200}};
   for (size_t k = 0; k < sizeof(ranges) / sizeof(ranges[0]); k++) {
     dl_count bl[N];
     dl_aint offs[N], at = 0;
@@ -506,12 +511,34 @@ START_TEST(copy_classes)
       total += (size_t)bl[i];
     }
     size_t pos = 0;
-    ck_assert_int_eq(dl_pack(mem, 1, ix, out, N * 400, &pos), DL_OK);
+    ck_assert_int_eq(dl_pack(mem, 1, ix, out, N * MAXB, &pos), DL_OK);
     ck_assert_uint_eq(pos, total);
     ck_assert_msg(memcmp(out, want, total) == 0, "indexed range %lld-%lld",
                   (long long)ranges[k][0], (long long)ranges[k][1]);
     dl_type_free(&ix);
   }
+  /* every other 4- or 8-byte element (the kernels' stride-2 loops, four
+     at a time and the rest), unpacked over a cleared buffer */
+  for (int es = 4; es <= 8; es += 4)
+    for (dl_count n = 1; n <= 13; n++) {
+      dl_type *v2;
+      ck_assert_int_eq(dl_type_vector(n, 1, 2, dl_builtin(es == 4 ? DL_FLOAT : DL_DOUBLE),
+                                      &v2), DL_OK);
+      dl_type_commit(v2);
+      char *back = calloc((size_t)(2 * n * es), 1), *ref = calloc((size_t)(2 * n * es), 1);
+      for (dl_count i = 0; i < n; i++)
+        memcpy(ref + 2 * i * es, mem + i * es, (size_t)es);
+      size_t pos = 0;
+      ck_assert_int_eq(dl_unpack(mem, (size_t)(n * es), &pos, back, 1, v2), DL_OK);
+      ck_assert_msg(memcmp(back, ref, (size_t)(2 * n * es)) == 0, "stride-2 unpack %d x %lld",
+                    es, (long long)n);
+      pos = 0;
+      ck_assert_int_eq(dl_pack(ref, 1, v2, out, N * MAXB, &pos), DL_OK);
+      ck_assert(memcmp(out, mem, (size_t)(n * es)) == 0);
+      free(back);
+      free(ref);
+      dl_type_free(&v2);
+    }
   free(mem);
   free(out);
   free(want);

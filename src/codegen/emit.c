@@ -89,9 +89,9 @@ static void copy_block(cg *g, LLVMValueRef mem, LLVMValueRef packed, dl_count n)
 
 typedef void (*body_fn)(cg *g, LLVMValueRef i, LLVMValueRef *out, void *ctx);
 
-/* for (i = lo; i < hi; i++) body(i); `out` is carried through */
-static LLVMValueRef loop(cg *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef out,
-                         body_fn body, void *ctx)
+/* for (i = lo; i < hi; i += step) body(i); `out` is carried through */
+static LLVMValueRef loop_step(cg *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef out,
+                              int64_t step, body_fn body, void *ctx)
 {
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
   LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "loop");
@@ -102,15 +102,68 @@ static LLVMValueRef loop(cg *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef o
   LLVMValueRef o = LLVMBuildPhi(g->b, g->p8, "out");
   LLVMValueRef o2 = o;
   body(g, i, &o2, ctx);
-  LLVMValueRef next = LLVMBuildAdd(g->b, i, c64(g, 1), "");
-  LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, next, hi, ""), head, done);
+  LLVMValueRef next = LLVMBuildAdd(g->b, i, c64(g, step), "");
+  LLVMBasicBlockRef last = LLVMGetInsertBlock(g->b);
+  /* the back edge gets a block of its own: LLVM's fast register
+     allocator spills every value of a block that branches to itself */
+  LLVMBasicBlockRef latch = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "latch");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, next, hi, ""), latch, done);
+  LLVMPositionBuilderAtEnd(g->b, latch);
+  LLVMBuildBr(g->b, head);
   LLVMAddIncoming(i, (LLVMValueRef[]){lo, next}, (LLVMBasicBlockRef[]){pre, latch}, 2);
   LLVMAddIncoming(o, (LLVMValueRef[]){out, o2}, (LLVMBasicBlockRef[]){pre, latch}, 2);
   LLVMPositionBuilderAtEnd(g->b, done);
   LLVMValueRef res = LLVMBuildPhi(g->b, g->p8, "");
-  LLVMAddIncoming(res, (LLVMValueRef[]){out, o2}, (LLVMBasicBlockRef[]){pre, latch}, 2);
+  LLVMAddIncoming(res, (LLVMValueRef[]){out, o2}, (LLVMBasicBlockRef[]){pre, last}, 2);
   return res;
+}
+
+static LLVMValueRef loop(cg *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef out,
+                         body_fn body, void *ctx)
+{
+  return loop_step(g, lo, hi, out, 1, body, ctx);
+}
+
+struct unrolled {
+  body_fn body;
+  void *ctx;
+  int u;
+};
+
+static void unrolled_body(cg *g, LLVMValueRef i, LLVMValueRef *out, void *ctx)
+{
+  struct unrolled *r = ctx;
+  for (int k = 0; k < r->u && g->ok; k++)
+    r->body(g, k ? LLVMBuildAdd(g->b, i, c64(g, k), "") : i, out, r->ctx);
+}
+
+/* the same loop with u bodies per trip, then the remaining trips one by
+   one. The IR is compiled without optimization, where a loop's counter and
+   pointer pass through the stack each trip: a short body needs unrolling
+   to run at the speed of its loads and stores. */
+static LLVMValueRef loop_unrolled(cg *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef out,
+                                  body_fn body, void *ctx, int u)
+{
+  if (u <= 1)
+    return loop(g, lo, hi, out, body, ctx);
+  LLVMValueRef n = LLVMBuildSub(g->b, hi, lo, "");
+  n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, n, c64(g, 0), ""),
+                      c64(g, 0), n, "");
+  LLVMValueRef mid = LLVMBuildAdd(g->b, lo, LLVMBuildMul(g->b, LLVMBuildUDiv(g->b, n,
+                                  c64(g, u), ""), c64(g, u), ""), "");
+  struct unrolled r = {body, ctx, u};
+  out = loop_step(g, lo, mid, out, u, unrolled_body, &r);
+  return loop(g, mid, hi, out, body, ctx);
+}
+
+/* bodies per trip for a loop of `trips` whose body makes `copies` block
+   copies of `bytes` bytes each, straight-line */
+static int unroll_for(const cg *g, dl_count trips, dl_count copies, dl_count bytes)
+{
+  if (g->ro || copies < 1 || copies > 8 || bytes > 64)
+    return 1;
+  int u = (int)(16 / copies);
+  return trips >= 2 * u ? u : 1;
 }
 
 /* a constant array of int64 in the module, for index lists */
@@ -143,6 +196,31 @@ static LLVMValueRef table_get(cg *g, LLVMValueRef gv, dl_count n, LLVMValueRef i
 }
 
 static void instance(cg *g, const dli_loop *l, LLVMValueRef origin, LLVMValueRef *out);
+
+/* block copies one instance of l makes when emitted unrolled (capped) */
+static dl_count copies(const dli_loop *l)
+{
+  if (l->leaf)
+    return l->kind == DLI_CONTIG ? 1 : l->count;
+  if (l->kind != DLI_CONTIG && l->kind != DLI_VECTOR)
+    return DLI_CG_BUDGET + 1;
+  dl_count n = l->kind == DLI_CONTIG ? l->count : l->count * l->blocklen;
+  dl_count c = copies(l->child);
+  return n > DLI_CG_BUDGET || c > DLI_CG_BUDGET || n * c > DLI_CG_BUDGET
+             ? DLI_CG_BUDGET + 1 : n * c;
+}
+
+/* the longest block copy below l */
+static dl_count block_bytes(const dli_loop *l)
+{
+  while (!l->leaf) {
+    if (l->kind == DLI_STRUCT)
+      return INT64_MAX;
+    l = l->child;
+  }
+  return l->kind == DLI_CONTIG ? l->count : l->kind == DLI_INDEXED ? (dl_count)l->max_blk
+                                                                 : l->blocklen;
+}
 
 /* ---- the elements of non-leaf loops ---- */
 
@@ -178,7 +256,8 @@ static void block_body(cg *g, LLVMValueRef i, LLVMValueRef *out, void *ctx)
   } else if (l->blocklen == 1) {
     instance(g, l->child, inner.base, out);
   } else {
-    *out = loop(g, c64(g, 0), c64(g, l->blocklen), *out, elem_body, &inner);
+    *out = loop_unrolled(g, c64(g, 0), c64(g, l->blocklen), *out, elem_body, &inner,
+                         unroll_for(g, l->blocklen, copies(l->child), block_bytes(l->child)));
   }
 }
 
@@ -189,19 +268,6 @@ static void struct_blocks(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValue
     for (dl_count j = 0; j < l->blocklens[i] && g->ok; j++)
       instance(g, l->children[i], atc(g, b, j * l->exts[i]), out);
   }
-}
-
-/* block copies one instance of l makes when emitted unrolled (capped) */
-static dl_count copies(const dli_loop *l)
-{
-  if (l->leaf)
-    return l->kind == DLI_CONTIG ? 1 : l->count;
-  if (l->kind != DLI_CONTIG && l->kind != DLI_VECTOR)
-    return DLI_CG_BUDGET + 1;
-  dl_count n = l->kind == DLI_CONTIG ? l->count : l->count * l->blocklen;
-  dl_count c = copies(l->child);
-  return n > DLI_CG_BUDGET || c > DLI_CG_BUDGET || n * c > DLI_CG_BUDGET
-             ? DLI_CG_BUDGET + 1 : n * c;
 }
 
 static void inner_instance(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValueRef *out)
@@ -219,7 +285,8 @@ static void inner_instance(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValu
   }
   switch (l->kind) {
   case DLI_CONTIG:
-    *out = loop(g, c64(g, 0), c64(g, l->count), *out, elem_body, &e);
+    *out = loop_unrolled(g, c64(g, 0), c64(g, l->count), *out, elem_body, &e,
+                         unroll_for(g, l->count, copies(l->child), block_bytes(l->child)));
     return;
   case DLI_STRUCT:
     if (l->count > DLI_CG_UNROLL) {
@@ -240,7 +307,9 @@ static void inner_instance(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValu
       return;
     /* fall through */
   default:
-    *out = loop(g, c64(g, 0), c64(g, l->count), *out, block_body, &e);
+    *out = loop_unrolled(g, c64(g, 0), c64(g, l->count), *out, block_body, &e,
+                         l->kind == DLI_INDEXED || l->blocklen != 1 ? 1
+                         : unroll_for(g, l->count, copies(l->child), block_bytes(l->child)));
   }
 }
 
@@ -287,13 +356,14 @@ static void leaf_instance(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValue
       }
       return;
     }
-    if (l->count > DLI_CG_MAX_LIST) {
+    if (l->kind == DLI_BLOCKINDEXED && l->count > DLI_CG_MAX_LIST) {
       g->ok = false;
       return;
     }
     struct leafctx c = {l, base, l->kind == DLI_VECTOR ? NULL : table(g, l->offs, l->count)};
     if (g->ok)
-      *out = loop(g, c64(g, 0), c64(g, l->count), *out, vec_block, &c);
+      *out = loop_unrolled(g, c64(g, 0), c64(g, l->count), *out, vec_block, &c,
+                           unroll_for(g, l->count, 1, l->blocklen));
   }
 }
 
@@ -477,7 +547,11 @@ static void emit_body(cg *g, const dli_loop *l, LLVMValueRef origin, LLVMValueRe
     LLVMPositionBuilderAtEnd(g->b, part);
     g->ro = g->ro_full = false;
   }
-  loop(g, e0, e1, out, top_body, &t);
+  dl_count n = dli_jit_elems(l);
+  loop_unrolled(g, e0, e1, out, top_body, &t,
+                l->leaf ? unroll_for(g, n, 1, l->blocklen)
+                : l->kind == DLI_INDEXED ? 1
+                : unroll_for(g, n, copies(l->child), block_bytes(l->child)));
 }
 
 LLVMTypeRef dli_cg_fn_type(LLVMContextRef ctx)

@@ -264,7 +264,10 @@ static void collect(batch *bt, const dli_loop *l, LLVMContextRef ctx, int mask, 
   /* a single run is one memcpy already: nothing to gain */
   bool eligible = dli_jit_shape_ok(l) && !dli_is_dense(l);
   bool small = l->leaf || l->el_size <= DLI_CG_CHUNK_ELEM;
-  if (eligible && (root || small))
+  /* a long leaf loop is one call of an optimized kernel for the
+     interpreter already: code of its own would only be slower */
+  bool own = !(l->leaf && l->kind != DLI_CONTIG && l->count > DLI_CG_UNROLL);
+  if (eligible && own && (root || small))
     add_jobs(bt, l, ctx, mask);
   if (eligible && small && !root)
     return;
@@ -311,6 +314,11 @@ static bool has_code(const dli_loop *l, int dir)
   return !l->leaf && has_code(l->child, dir);
 }
 
+static double ms_between(struct timespec a, struct timespec b)
+{
+  return (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
+}
+
 /* Emitted IR that LLVM's verifier rejects is a bug here: the type stays
    interpreted (correct, only slower), DL_TRACE says why, and the tests
    (DL_JIT_STRICT=1) abort on it. */
@@ -345,6 +353,8 @@ int dli_jit_compile(dl_type *t, int mask)
   collect(&bt, t->loop, LLVMOrcThreadSafeContextGetContext(tsc), mask, true);
   if (bt.m)
     emit_all(&bt);
+  struct timespec te;
+  clock_gettime(CLOCK_MONOTONIC, &te);
   int rc = DL_OK;
   if (bt.nomem)
     rc = DL_ERR_NOMEM;
@@ -371,8 +381,8 @@ int dli_jit_compile(dl_type *t, int mask)
   pthread_mutex_unlock(&J.lock);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (dli_trace())
-    fprintf(stderr, "dataloop: jit: type %p: %zu new functions, %s, %.3f ms\n",
-            (void *)t, bt.n, any ? "compiled" : "interpreted",
-            (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+    fprintf(stderr, "dataloop: jit: type %p: %zu new functions, %s, %.3f ms "
+            "(IR %.3f ms)\n", (void *)t, bt.n, any ? "compiled" : "interpreted",
+            ms_between(t0, t1), ms_between(t0, te));
   return rc;
 }

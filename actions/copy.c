@@ -119,6 +119,8 @@ INLINE char *bidx_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
   return pk;
 }
 
+enum { IDX_FEW = 4 };
+
 INLINE char *idx_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
 {
   char *base = p->base;
@@ -128,6 +130,26 @@ INLINE char *idx_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
   const dl_aint rs = p->rep_stride;
   const size_t per = (size_t)(pre[count] - pre0);
   (void)n;
+  if (count <= IDX_FEW) {
+    /* a short pattern repeated (what periodic detection makes of an index
+       list): its offsets and lengths live in registers, the block loop
+       is unrolled */
+    dl_aint o[IDX_FEW] = {0}, at[IDX_FEW] = {0};
+    size_t len[IDX_FEW] = {0};
+    for (dl_count i = 0; i < count; i++) {
+      o[i] = offs[i];
+      at[i] = pre[i] - pre0;
+      len[i] = (size_t)(pre[i + 1] - pre[i]);
+    }
+    for (dl_count r = 0; r < reps; r++) {
+      char *m = dli_at(base, r * rs);
+      for (int i = 0; i < IDX_FEW; i++)
+        if (i < count)
+          copy_block(pk + at[i], dli_at(m, o[i]), len[i], cls, dir);
+      pk += per;
+    }
+    return pk;
+  }
   for (dl_count r = 0; r < reps; r++) {
     char *m = dli_at(base, r * rs);
     for (dl_count i = 0; i < count; i++)

@@ -47,6 +47,21 @@ static void next_block(dli_leaf *lf, dl_count k)
   }
 }
 
+/* The whole repetitions of a fused parent that `left` bytes hold, by the
+   parent's compiled code: returns the bytes moved (0: no code, or not
+   one whole repetition). */
+static size_t reps_bulk(dli_leaf *lf, size_t left, void *st, dli_bulk_fn bulk)
+{
+  dl_count k = (dl_count)(left / lf->repbytes);
+  if (k > lf->reps - lf->r)
+    k = lf->reps - lf->r;
+  size_t bytes = (size_t)k * lf->repbytes;
+  if (k == 0 || bulk(st, lf->node, lf->origin, lf->r, lf->r + k, bytes) != bytes)
+    return 0;
+  lf->r += k;
+  return bytes;
+}
+
 /* Processes up to `avail` bytes of the current leaf. Returns the bytes
    done; *stopped is set when the action took less than it was given. */
 static size_t leaf_run(dl_segment *s, size_t avail, const dl_action *a,
@@ -88,6 +103,13 @@ static size_t leaf_run(dl_segment *s, size_t avail, const dl_action *a,
   }
   while (done < avail && lf->r < lf->reps) {
     size_t left = avail - done, bb = block_bytes(lf, lf->i), want, got;
+    if (bulk && lf->i == 0 && lf->off == 0 && lf->reps > 1) {
+      size_t n = reps_bulk(lf, left, st, bulk);
+      if (n) {
+        done += n;
+        continue;
+      }
+    }
     dl_piece p = {.pos = s->pos + done, .reps = 1};
     if (lf->off > 0 || bb > left) {
       /* a ragged end: part of one block */

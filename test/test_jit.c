@@ -149,6 +149,74 @@ START_TEST(reordered_partial)
 }
 END_TEST
 
+/* compiled code of a loop fused over a leaf (the Indexed suite type: a
+   contig of a 3-block indexed leaf) serves the whole repetitions of every
+   chunk, not only chunks that start on a repetition; counted by a spy
+   standing in for the compiled function */
+static dli_jit_fn spied;
+static int spy_calls;
+
+static void spy(char *origin, char *packed, dl_count e0, dl_count e1)
+{
+  spy_calls++;
+  spied(origin, packed, e0, e1);
+}
+
+static dl_type *five_of_ten(dl_count n)
+{
+  static const dl_count pick[5] = {0, 1, 3, 6, 7};
+  dl_count *idx = malloc((size_t)n * sizeof(dl_count)), *bl = malloc((size_t)n * sizeof(dl_count));
+  for (dl_count i = 0; i < n; i++) {
+    idx[i] = pick[i % 5] + 10 * (i / 5);
+    bl[i] = 1;
+  }
+  dl_type *t;
+  ck_assert_int_eq(dl_type_indexed(n, bl, idx, dl_builtin(DL_INT32), &t), DL_OK);
+  ck_assert_int_eq(dl_type_commit(t), DL_OK);
+  free(idx);
+  free(bl);
+  return t;
+}
+
+START_TEST(chunked_repetitions)
+{
+  if (jit_off)
+    return;
+  enum { N = 5000, STEP = 130 };    /* 6.5 repetitions of 20 bytes */
+  dl_type *t = five_of_ten(N), *plain = five_of_ten(N);
+  ck_assert_int_eq(dl_type_compile(t), DL_OK);
+  const dli_loop *fused = t->loop->kind == DLI_STRUCT ? t->loop->children[0] : t->loop;
+  ck_assert(!fused->leaf && fused->child->leaf);
+  spied = dli_jit_get(fused, DLI_JIT_PACK);
+  ck_assert_ptr_nonnull(spied);
+  __atomic_store_n(&((dli_loop *)fused)->jit[DLI_JIT_PACK], (void *)spy, __ATOMIC_RELEASE);
+  int *mem = malloc(2 * N * sizeof(int));
+  for (int i = 0; i < 2 * N; i++)
+    mem[i] = i * 7919;
+  size_t size = N * sizeof(int), n = 0;
+  char *want = malloc(size), *got = calloc(size, 1);
+  ck_assert_int_eq(dl_pack(mem, 1, plain, want, size, &n), DL_OK);
+  dl_segment *s;
+  ck_assert_int_eq(dl_segment_create(mem, 1, t, &s), DL_OK);
+  spy_calls = 0;
+  int chunks = 0;
+  for (size_t at = 0; at < size; at += STEP, chunks++) {
+    size_t last = at + STEP;
+    ck_assert_int_eq(dl_segment_pack(s, at, &last, got + at), DL_OK);
+  }
+  dl_segment_free(&s);
+  ck_assert(memcmp(want, got, size) == 0);
+  /* every chunk but the last (in the tail block) holds whole repetitions */
+  ck_assert_msg(spy_calls >= chunks - 1, "%d calls for %d chunks", spy_calls, chunks);
+  __atomic_store_n(&((dli_loop *)fused)->jit[DLI_JIT_PACK], (void *)spied, __ATOMIC_RELEASE);
+  free(mem);
+  free(want);
+  free(got);
+  dl_type_free(&t);
+  dl_type_free(&plain);
+}
+END_TEST
+
 /* a type whose loops are all compiled as the suite's are */
 START_TEST(suite_shapes)
 {
@@ -383,6 +451,7 @@ int main(void)
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, flash_reordered);
   tcase_add_test(tc, reordered_partial);
+  tcase_add_test(tc, chunked_repetitions);
   tcase_add_test(tc, suite_shapes);
   tcase_add_test(tc, shape_cache);
   tcase_add_test(tc, unrolled_loops);

@@ -483,40 +483,62 @@ START_TEST(copy_classes)
     dl_type_free(&v);
     dl_type_free(&bi);
   }
-  /* indexed leaves whose lengths span each class range */
+  /* indexed leaves whose lengths span each class range: 2 to 4 blocks
+     (the kernels' unrolled short patterns) and more, once and repeated
+     9 times (a contig over the leaf, fused into its repetitions) */
   static const dl_count ranges[][2] = {{1, 3}, {2, 4}, {4, 8}, {8, 16}, {16, 32},
                                        {32, 64}, {33, 256}, {1, 300}, {100, 120},
                                        {64, 4096}, {257, 1000}, {1, 4200}};
-  for (size_t k = 0; k < sizeof(ranges) / sizeof(ranges[0]); k++) {
-    dl_count bl[N];
-    dl_aint offs[N], at = 0;
-    size_t total = 0;
-    for (int i = 0; i < N; i++) {
-      bl[i] = rng_range(&r, ranges[k][0], ranges[k][1]);
-      offs[i] = at + 1;                       /* gaps keep blocks apart */
-      at = offs[i] + bl[i];
-    }
-    bl[0] = ranges[k][0];                      /* both ends of the range */
-    bl[1] = ranges[k][1];
-    at = 0;
-    for (int i = 0; i < N; i++) {
-      offs[i] = at + 1;
-      at = offs[i] + bl[i];
-    }
-    dl_type *ix;
-    ck_assert_int_eq(dl_type_hindexed(N, bl, offs, dl_builtin(DL_BYTE), &ix), DL_OK);
-    dl_type_commit(ix);
-    for (int i = 0; i < N; i++) {
-      memcpy(want + total, mem + offs[i], (size_t)bl[i]);
-      total += (size_t)bl[i];
-    }
-    size_t pos = 0;
-    ck_assert_int_eq(dl_pack(mem, 1, ix, out, N * MAXB, &pos), DL_OK);
-    ck_assert_uint_eq(pos, total);
-    ck_assert_msg(memcmp(out, want, total) == 0, "indexed range %lld-%lld",
-                  (long long)ranges[k][0], (long long)ranges[k][1]);
-    dl_type_free(&ix);
-  }
+  static const int nblocks[] = {2, 3, 4, 5, N};
+  for (size_t k = 0; k < sizeof(ranges) / sizeof(ranges[0]); k++)
+    for (size_t q = 0; q < sizeof(nblocks) / sizeof(nblocks[0]); q++)
+      for (int reps = 1; reps <= 9; reps += 8) {
+        int nb = nblocks[q];
+        dl_count bl[N];
+        dl_aint offs[N], at = 0;
+        for (int i = 0; i < nb; i++)
+          bl[i] = i == 0 ? ranges[k][0] : i == 1 ? ranges[k][1]  /* both ends */
+                  : rng_range(&r, ranges[k][0], ranges[k][1]);
+        for (int i = 0; i < nb; i++) {
+          offs[i] = at + 1;                     /* gaps keep blocks apart */
+          at = offs[i] + bl[i];
+        }
+        dl_aint ext = at + 2;
+        if ((size_t)(ext * reps) > N * MAXB)
+          continue;                             /* beyond the buffers */
+        dl_type *ix, *rz, *t;
+        ck_assert_int_eq(dl_type_hindexed(nb, bl, offs, dl_builtin(DL_BYTE), &ix), DL_OK);
+        ck_assert_int_eq(dl_type_resized(ix, 0, ext, &rz), DL_OK);
+        ck_assert_int_eq(dl_type_contiguous(reps, rz, &t), DL_OK);
+        dl_type_commit(t);
+        size_t total = 0;
+        for (int rep = 0; rep < reps; rep++)
+          for (int i = 0; i < nb; i++) {
+            memcpy(want + total, mem + rep * ext + offs[i], (size_t)bl[i]);
+            total += (size_t)bl[i];
+          }
+        size_t pos = 0;
+        ck_assert_int_eq(dl_pack(mem, 1, t, out, N * MAXB, &pos), DL_OK);
+        ck_assert_uint_eq(pos, total);
+        ck_assert_msg(memcmp(out, want, total) == 0, "indexed range %lld-%lld, %d blocks x %d",
+                      (long long)ranges[k][0], (long long)ranges[k][1], nb, reps);
+        char *back = calloc(N * MAXB * 2, 1), *ref = calloc(N * MAXB * 2, 1);
+        total = 0;
+        for (int rep = 0; rep < reps; rep++)
+          for (int i = 0; i < nb; i++) {
+            memcpy(ref + rep * ext + offs[i], out + total, (size_t)bl[i]);
+            total += (size_t)bl[i];
+          }
+        pos = 0;
+        ck_assert_int_eq(dl_unpack(out, total, &pos, back, 1, t), DL_OK);
+        ck_assert_msg(memcmp(back, ref, N * MAXB * 2) == 0, "indexed unpack %lld-%lld, %d x %d",
+                      (long long)ranges[k][0], (long long)ranges[k][1], nb, reps);
+        free(back);
+        free(ref);
+        dl_type_free(&ix);
+        dl_type_free(&rz);
+        dl_type_free(&t);
+      }
   /* every other 4- or 8-byte element (the kernels' stride-2 loops, four
      at a time and the rest), unpacked over a cleared buffer */
   for (int es = 4; es <= 8; es += 4)

@@ -222,6 +222,12 @@ static dl_count block_bytes(const dli_loop *l)
                                                                  : l->blocklen;
 }
 
+/* bodies per trip for a loop of `trips` over instances of `child` */
+static int unroll_over(const cg *g, dl_count trips, const dli_loop *child)
+{
+  return unroll_for(g, trips, copies(child), block_bytes(child));
+}
+
 /* ---- the elements of non-leaf loops ---- */
 
 struct elems {
@@ -257,7 +263,7 @@ static void block_body(cg *g, LLVMValueRef i, LLVMValueRef *out, void *ctx)
     instance(g, l->child, inner.base, out);
   } else {
     *out = loop_unrolled(g, c64(g, 0), c64(g, l->blocklen), *out, elem_body, &inner,
-                         unroll_for(g, l->blocklen, copies(l->child), block_bytes(l->child)));
+                         unroll_over(g, l->blocklen, l->child));
   }
 }
 
@@ -286,7 +292,7 @@ static void inner_instance(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValu
   switch (l->kind) {
   case DLI_CONTIG:
     *out = loop_unrolled(g, c64(g, 0), c64(g, l->count), *out, elem_body, &e,
-                         unroll_for(g, l->count, copies(l->child), block_bytes(l->child)));
+                         unroll_over(g, l->count, l->child));
     return;
   case DLI_STRUCT:
     if (l->count > DLI_CG_UNROLL) {
@@ -309,7 +315,7 @@ static void inner_instance(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValu
   default:
     *out = loop_unrolled(g, c64(g, 0), c64(g, l->count), *out, block_body, &e,
                          l->kind == DLI_INDEXED || l->blocklen != 1 ? 1
-                         : unroll_for(g, l->count, copies(l->child), block_bytes(l->child)));
+                         : unroll_over(g, l->count, l->child));
   }
 }
 
@@ -551,7 +557,7 @@ static void emit_body(cg *g, const dli_loop *l, LLVMValueRef origin, LLVMValueRe
   loop_unrolled(g, e0, e1, out, top_body, &t,
                 l->leaf ? unroll_for(g, n, 1, l->blocklen)
                 : l->kind == DLI_INDEXED ? 1
-                : unroll_for(g, n, copies(l->child), block_bytes(l->child)));
+                : unroll_over(g, n, l->child));
 }
 
 LLVMTypeRef dli_cg_fn_type(LLVMContextRef ctx)

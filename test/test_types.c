@@ -446,6 +446,58 @@ START_TEST(darray_hand)
 }
 END_TEST
 
+/* the constructors the cases above leave to the random oracle, worked by
+   hand from the MPI definitions */
+START_TEST(hand_bounds_more)
+{
+  dl_type *t;
+  {  /* blocks of 2 ints at elements 4, 0 and 9: bytes 16..24, 0..8, 36..44 */
+    dl_count d[3] = {4, 0, 9};
+    ck_assert_int_eq(dl_type_indexed_block(3, 2, d, INT32, &t), DL_OK);
+    expect_bounds(t, 24, 0, 44, 0, 44);
+    dl_type_free(&t);
+  }
+  {  /* 3 int16 at bytes -10 and 20: [-10, -4) and [20, 26) */
+    dl_aint d[2] = {-10, 20};
+    ck_assert_int_eq(dl_type_hindexed_block(2, 3, d, dl_builtin(DL_INT16), &t),
+                     DL_OK);
+    expect_bounds(t, 12, -10, 36, -10, 36);
+    dl_type_free(&t);
+  }
+  {  /* 2x3 of a 4x5 array of doubles from (1, 2) */
+    dl_count sz[2] = {4, 5}, sub[2] = {2, 3}, st[2] = {1, 2};
+    /* Fortran: element (i, j) at (i + 4j) * 8, i in 1..2, j in 2..4:
+       first 72, last 144 */
+    ck_assert_int_eq(dl_type_subarray(2, sz, sub, st, DL_ORDER_FORTRAN, DOUBLE,
+                                      &t), DL_OK);
+    expect_bounds(t, 48, 0, 160, 72, 80);
+    dl_type_free(&t);
+    /* C: (i, j) at (5i + j) * 8: first 56, last 112 */
+    ck_assert_int_eq(dl_type_subarray(2, sz, sub, st, DL_ORDER_C, DOUBLE, &t),
+                     DL_OK);
+    expect_bounds(t, 48, 0, 160, 56, 64);
+    dl_type_free(&t);
+  }
+  {  /* 4x6 ints, rows in blocks over 2 processes, columns not distributed:
+        rank 1 owns rows 2..3 whole, bytes 48..96 */
+    dl_count g[2] = {4, 6};
+    int dist[2] = {DL_DISTRIBUTE_BLOCK, DL_DISTRIBUTE_NONE};
+    int darg[2] = {DL_DISTRIBUTE_DFLT_DARG, DL_DISTRIBUTE_DFLT_DARG};
+    int ps[2] = {2, 1};
+    ck_assert_int_eq(dl_type_darray(2, 1, 2, g, dist, darg, ps, DL_ORDER_C,
+                                    INT32, &t), DL_OK);
+    expect_bounds(t, 48, 0, 96, 48, 48);
+    dl_type_free(&t);
+    /* Fortran order: dimension 0 is fastest, so rank 1's rows 2..3 are
+       elements 2, 3 of each of the 6 columns of 4 */
+    ck_assert_int_eq(dl_type_darray(2, 1, 2, g, dist, darg, ps,
+                                    DL_ORDER_FORTRAN, INT32, &t), DL_OK);
+    expect_bounds(t, 48, 0, 96, 8, 88);
+    dl_type_free(&t);
+  }
+}
+END_TEST
+
 START_TEST(errors)
 {
   dl_type *t = NULL, *bad = NULL;
@@ -650,6 +702,7 @@ int main(void)
   tcase_add_test(tc, regular_is_small);
   tcase_add_test(tc, refcounts);
   tcase_add_test(tc, darray_hand);
+  tcase_add_test(tc, hand_bounds_more);
   tcase_add_test(tc, errors);
   tcase_add_test(tc, random_bytemap);
   suite_add_tcase(s, tc);

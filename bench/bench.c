@@ -395,6 +395,38 @@ static void compile_summary(const result *rs, int n)
   printf("compile: median %.2f ms, max %.2f ms over %d compiled types\n", med, ms[k - 1], k);
 }
 
+/* uses of a type after which its compiled code has saved its compile time,
+   from the interpreted and compiled rates of this run; -1 when compiled
+   code is not faster */
+static double payback_uses(const result *r, const stat3 *s)
+{
+  double t_dl = r->packed / (s[E_DL].med * 1e6);
+  double t_jit = r->packed / (s[E_JIT].med * 1e6);
+  return t_jit < t_dl ? r->jit_ms * 1e-3 / (t_dl - t_jit) : -1;
+}
+
+/* what the default DL_JIT_THRESHOLD is weighed against (doc/codegen.md) */
+static void payback_summary(const opts *o, const result *rs, int n)
+{
+  printf("compile payback, in uses (-: compiled code not faster):\n");
+  for (int i = 0; i < n; i++) {
+    if (rs[i].jit_ms < 0)
+      continue;
+    double u[2] = {payback_uses(&rs[i], rs[i].pack),
+                   o->unpack ? payback_uses(&rs[i], rs[i].unpack) : -2};
+    printf("  %-24s", rs[i].name);
+    for (int d = 0; d < 2; d++) {
+      if (u[d] == -2)
+        continue;
+      if (u[d] < 0)
+        printf(" %s -", d ? "unpack" : "pack");
+      else
+        printf(" %s %.0f", d ? "unpack" : "pack", u[d] < 1 ? 1 : u[d]);
+    }
+    printf("\n");
+  }
+}
+
 static void write_files(const opts *o, const result *rs, int n, double mc_big,
                         double mc_cache, const double lat[4], double jit_start_ms)
 {
@@ -542,6 +574,7 @@ int main(int argc, char **argv)
       n++;
     }
   compile_summary(rs, n);
+  payback_summary(&o, rs, n);
   write_files(&o, rs, n, mc_big, mc_cache, lat, jit_start_ms);
   printf("\nresults: %s/results.csv, %s/results.json\n", o.out, o.out);
   free(rs);

@@ -33,6 +33,11 @@ DLI_HIDDEN size_t dli_unpack_bulk(void *state, const dli_loop *l, uintptr_t orig
    over type t, or NULL when t has no compiled code */
 DLI_HIDDEN dli_bulk_fn dli_bulk_for(const dl_type *t, int dir);
 
+/* external32 conversion of n elements of a basic type (convert.c); the two
+   buffers may be the same when the type's sizes are */
+DLI_HIDDEN void dli_x32_encode(int basic, const char *native, char *ext, size_t n);
+DLI_HIDDEN void dli_x32_decode(int basic, const char *ext, char *native, size_t n);
+
 /* runs action a over [first, *last), first checking bounds for a bounded
    segment whose whole extent is not known to lie inside them */
 DLI_HIDDEN int dli_process(dl_segment *s, size_t first, size_t *last,

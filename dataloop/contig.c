@@ -65,5 +65,5 @@ int dl_type_contiguous(dl_count count, dl_type *old, dl_type **out)
   const dli_loop *root = NULL;
   if (bd.size > 0)
     rc = dli_mk_contig(NULL, &node, count, e, &root);
-  return rc ? rc : dli_type_new(root, &bd, out);
+  return rc ? rc : dli_type_new_copies(root, &bd, old, out);
 }

@@ -185,7 +185,7 @@ static int get_bounds(struct rd *r, size_t size, dli_bounds *b, int *basic)
       __builtin_sub_overflow(b->ub, b->lb, &ext) || b->true_lb > b->true_ub ||
       __builtin_sub_overflow(b->true_ub, b->true_lb, &ext) ||
       b->align < 1 || b->align > DLI_SER_MAX_ALIGN || (b->align & (b->align - 1)) ||
-      *basic < -1 || *basic >= DL_NUM_BUILTINS)
+      *basic < -1 || *basic >= DLI_NUM_BASICS)
     return DL_ERR_CORRUPT;
   /* a type without data has no true bounds */
   if (b->size == 0 && (b->true_lb != 0 || b->true_ub != 0))
@@ -196,7 +196,7 @@ static int get_bounds(struct rd *r, size_t size, dli_bounds *b, int *basic)
 /* a duplicate of a predefined type must be exactly that type */
 static bool same_as_builtin(int basic, const dli_bounds *b, const dli_loop *l)
 {
-  const dl_type *p = dl_builtin((dl_builtin_t)basic);
+  const dl_type *p = dli_basic_type(basic);
   const dli_loop *q = p->loop;
   return b->size == p->b.size && b->lb == p->b.lb && b->ub == p->b.ub &&
          b->true_lb == p->b.true_lb && b->true_ub == p->b.true_ub &&
@@ -221,8 +221,10 @@ static int read_type(struct rd *r, size_t size, dl_type **out)
     return DL_ERR_CORRUPT;
   if (basic >= 0 && (!root || !same_as_builtin(basic, &b, root)))
     return DL_ERR_CORRUPT;
+  /* the element types of a derived type are not in the format (external32
+     is refused for it); a predefined type's are known from its id */
   dl_type *t;
-  if ((rc = dli_type_new(root, &b, &t)))
+  if ((rc = dli_type_new(root, &b, basic >= 0 ? dli_sig_basic(basic) : NULL, &t)))
     return rc;
   t->basic = (int8_t)basic;
   atomic_store_explicit(&t->committed, 1, memory_order_release);

@@ -165,7 +165,7 @@ int dli_type_blocks(dl_count count, const dl_count *blocklens, dl_count bl,
   if (!rc && bd.size > 0)
     rc = build(b, &s, &sc, e, true, &root);
   if (!rc)
-    rc = dli_type_new(root, &bd, out);
+    rc = dli_type_new_copies(root, &bd, old, out);
   dli_build_free(b);
   return rc;
 }

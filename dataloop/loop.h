@@ -99,6 +99,57 @@ typedef struct dli_bounds {
   int align;          /* largest basic alignment, for struct padding */
 } dli_bounds;
 
+/* ---- basic element types (builtin.c) ----
+   The contract's predefined types, then those only external32 tells apart
+   from one of the same size (dl_builtin_more). */
+enum { DLI_WCHAR = DL_NUM_BUILTINS, DLI_FLOAT128, DLI_C_FLOAT128_COMPLEX,
+       DLI_NUM_BASICS };
+
+/* how an element becomes its external32 form */
+enum { DLI_X_COPY,      /* bytes as they are */
+       DLI_X_SWAP,      /* each lane byte-reversed (big-endian) */
+       DLI_X_LONG,      /* 8-byte signed integer as 4 bytes */
+       DLI_X_ULONG,     /* 8-byte unsigned integer as 4 bytes */
+       DLI_X_WCHAR,     /* 4-byte wchar_t as 2 bytes */
+       DLI_X_LDOUBLE }; /* x87 extended in 16 bytes as IEEE binary128 */
+
+typedef struct dli_basic {
+  uint8_t nsize;   /* native bytes */
+  uint8_t xsize;   /* external32 bytes */
+  uint8_t conv;    /* DLI_X_* */
+  uint8_t lanes;   /* 2 for the complex types, else 1 */
+} dli_basic;
+DLI_HIDDEN extern const dli_basic dli_basics[DLI_NUM_BASICS];
+/* the predefined type of a basic id (dl_builtin's or beyond), or NULL */
+DLI_HIDDEN const dl_type *dli_basic_type(int basic);
+
+/* ---- type signatures (sig.c) ----
+   The basic elements of one instance of a type in packed order: a run of
+   `reps` elements of one basic type, or a sequence of items repeated `reps`
+   times. Native packing never reads a signature (the loop tree is bytes
+   only); representations that convert elements walk it beside the native
+   stream. Every constructor but struct repeats its old type's signature
+   and struct concatenates its blocks', so a signature is one run for every
+   homogeneous type and O(description) for the rest. */
+#define DLI_SIG_SEQ (-1)
+/* deeper signatures (structs of dense structs nested past the loop tree's
+   own limit) are dropped: the type then packs natively only */
+#define DLI_SIG_MAX_DEPTH 64
+typedef struct dli_sig dli_sig;
+struct dli_sig {
+  int32_t basic;          /* a run's basic type, or DLI_SIG_SEQ */
+  bool resize;            /* some element's external size is not native */
+  uint8_t depth;          /* nodes from here to the deepest run; run: 1 */
+  dl_count reps;          /* run: elements; sequence: repetitions */
+  dl_count n;             /* sequence: items */
+  dl_count nsize, xsize;  /* native, external32 bytes of one repetition
+                             (a run's: of one element) */
+  const dli_sig **items;  /* sequence */
+  dl_count *npre, *xpre;  /* sequence: n + 1 prefix sums of the items'
+                             whole native and external32 bytes */
+};
+
+
 #define DLI_TYPE_MAGIC 0x646c7479u  /* "dlty" */
 
 /* Loops from a type's root to its deepest leaf. Constructors refuse deeper
@@ -115,6 +166,8 @@ struct dl_type {
   dli_bounds b;
   const dli_loop *loop;  /* root; NULL when size is 0; inside this block */
   size_t loop_bytes;     /* bytes of the tree after the header */
+  const dli_sig *sig;    /* NULL when size is 0 or the element types are
+                            unknown (a deserialized type); inside this block */
   _Atomic long uses[2];  /* pack and unpack calls, for compiling hot types */
   _Atomic unsigned char compiled;  /* bit 1 << dir: some loops carry code */
   _Atomic int hint;      /* DL_HINT_* */
@@ -138,6 +191,18 @@ DLI_HIDDEN dli_build *dli_build_new(void);
 DLI_HIDDEN void dli_build_free(dli_build *b);
 DLI_HIDDEN void *dli_build_alloc(dli_build *b, size_t bytes);
 DLI_HIDDEN dli_loop *dli_build_node(dli_build *b);
+
+/* ---- signatures (sig.c) ---- */
+/* the signature of one element of a basic type */
+DLI_HIDDEN const dli_sig *dli_sig_basic(int basic);
+/* n copies of s (NULL for an empty or an unknown signature); the one new
+   node is written to `into` */
+DLI_HIDDEN const dli_sig *dli_sig_copies(dli_sig *into, const dli_sig *s,
+                                         dl_count n);
+/* a struct's: blocklens[i] copies of types[i]'s signature in turn; NULL when
+   the struct is empty or a nonempty member's signature is unknown */
+DLI_HIDDEN int dli_sig_struct(dli_build *b, dl_count n, const dl_count *blocklens,
+                              dl_type *const *types, const dli_sig **out);
 
 /* an element to replicate: a loop plus the extent of its type */
 typedef struct dli_elem {
@@ -223,11 +288,15 @@ DLI_HIDDEN bool dli_is_dense(const dli_loop *l);
 DLI_HIDDEN int dli_finish_node(dli_loop *l);
 
 /* ---- types (type.c) ---- */
-/* a new type owning a deep copy of root (NULL when bounds->size is 0);
-   DL_ERR_UNSUPPORTED when root is deeper than DLI_MAX_DEPTH, DL_ERR_NOMEM
-   when its copy would exceed dli_max_type_bytes() */
+/* a new type owning a deep copy of root (NULL when bounds->size is 0) and
+   of sig; DL_ERR_UNSUPPORTED when root is deeper than DLI_MAX_DEPTH,
+   DL_ERR_NOMEM when its copy would exceed dli_max_type_bytes() */
 DLI_HIDDEN int dli_type_new(const dli_loop *root, const dli_bounds *bounds,
-                            dl_type **out);
+                            const dli_sig *sig, dl_type **out);
+/* the same for a type holding copies of old (contiguous, vector and the
+   indexed family): its signature repeats old's */
+DLI_HIDDEN int dli_type_new_copies(const dli_loop *root, const dli_bounds *bounds,
+                                   const dl_type *old, dl_type **out);
 DLI_HIDDEN bool dli_type_valid(const dl_type *t);
 DLI_HIDDEN bool dli_type_committed(const dl_type *t);
 /* the most bytes one type's loop tree may take: DL_MAX_TYPE_BYTES from the

@@ -12,7 +12,7 @@ int dl_type_resized(dl_type *old, dl_aint lb, dl_aint extent, dl_type **out)
   bd.sticky = true;
   if (__builtin_add_overflow(lb, extent, &bd.ub))
     return DL_ERR_OVERFLOW;
-  return dli_type_new(bd.size > 0 ? old->loop : NULL, &bd, out);
+  return dli_type_new(bd.size > 0 ? old->loop : NULL, &bd, old->sig, out);
 }
 
 int dli_place(dl_type *t, dl_aint disp, dl_aint extent, dl_type **out)

@@ -124,10 +124,13 @@ int dl_type_struct(dl_count count, const dl_count *blocklens,
   if (!rc)
     rc = dli_bounds_struct(count, bb, &bd);
   const dli_loop *root = NULL;
+  const dli_sig *sig = NULL;
   if (!rc && bd.size > 0)
     rc = dli_mk_struct(b, count, blocklens, displs, el, &root);
+  if (!rc && bd.size > 0)
+    rc = dli_sig_struct(b, count, blocklens, types, &sig);
   if (!rc)
-    rc = dli_type_new(root, &bd, out);
+    rc = dli_type_new(root, &bd, sig, out);
   dli_build_free(b);
   return rc;
 }

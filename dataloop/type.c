@@ -74,6 +74,92 @@ static const dli_loop *tree_copy(const dli_loop *l, char **cur)
   return n;
 }
 
+/* Signatures are DAGs (a struct naming one type twice shares its
+   signature, and nested dense structs share all the way down), so they are
+   copied as DAGs: each node once, found again through a map from source
+   nodes to their copies. Recursion is bounded by DLI_SIG_MAX_DEPTH. */
+typedef struct sigmap {
+  const dli_sig **from;
+  dli_sig **to;
+  size_t cap, n;       /* cap: a power of two */
+} sigmap;
+
+static size_t slot(const sigmap *m, const dli_sig *s)
+{
+  uint64_t h = (uint64_t)(uintptr_t)s * 0x9e3779b97f4a7c15ull;
+  size_t i = (size_t)(h >> 20) & (m->cap - 1);
+  while (m->from[i] && m->from[i] != s)
+    i = (i + 1) & (m->cap - 1);
+  return i;
+}
+
+static bool sig_grow(sigmap *m)
+{
+  sigmap g = {calloc(m->cap * 2, sizeof(*g.from)), calloc(m->cap * 2, sizeof(*g.to)),
+              m->cap * 2, m->n};
+  if (!g.from || !g.to) {
+    free(g.from);
+    free(g.to);
+    return false;
+  }
+  for (size_t i = 0; i < m->cap; i++)
+    if (m->from[i]) {
+      size_t j = slot(&g, m->from[i]);
+      g.from[j] = m->from[i];
+      g.to[j] = m->to[i];
+    }
+  free(m->from);
+  free(m->to);
+  *m = g;
+  return true;
+}
+
+/* adds the nodes of s not yet in m, and their bytes, to *n; false on
+   running out of memory or past cap */
+static bool sig_bytes(const dli_sig *s, sigmap *m, size_t *n, size_t cap)
+{
+  size_t i = slot(m, s);
+  if (m->from[i])
+    return true;
+  if (2 * (m->n + 1) > m->cap) {
+    if (!sig_grow(m))
+      return false;
+    i = slot(m, s);
+  }
+  m->from[i] = s;
+  m->n++;
+  size_t k = s->basic == DLI_SIG_SEQ ? (size_t)s->n : 0;
+  /* items, npre and xpre: 8 bytes an entry, as in tree_bytes */
+  size_t bytes;
+  if (__builtin_mul_overflow(3 * k + 2 * (k > 0), (size_t)8, &bytes) ||
+      __builtin_add_overflow(bytes, ALIGN8(sizeof(dli_sig)), &bytes) ||
+      __builtin_add_overflow(*n, bytes, n) || *n > cap)
+    return false;
+  for (size_t j = 0; j < k; j++)
+    if (!sig_bytes(s->items[j], m, n, cap))
+      return false;
+  return true;
+}
+
+static const dli_sig *sig_copy(const dli_sig *s, sigmap *m, char **cur)
+{
+  size_t i = slot(m, s);
+  if (m->to[i])
+    return m->to[i];
+  dli_sig *c = take_copy(cur, s, sizeof(*s));
+  m->to[i] = c;
+  if (s->basic == DLI_SIG_SEQ) {
+    size_t k = (size_t)s->n;
+    const dli_sig **items = take(cur, k * sizeof(dli_sig *));
+    c->npre = take_copy(cur, s->npre, (k + 1) * sizeof(dl_count));
+    c->xpre = take_copy(cur, s->xpre, (k + 1) * sizeof(dl_count));
+    for (size_t j = 0; j < k; j++)
+      items[j] = sig_copy(s->items[j], m, cur);
+    c->items = items;
+  }
+  return c;
+}
+
 size_t dli_max_type_bytes(void)
 {
   /* read once; racing first readers compute the same value */
@@ -89,20 +175,37 @@ size_t dli_max_type_bytes(void)
   return v;
 }
 
-int dli_type_new(const dli_loop *root, const dli_bounds *bounds, dl_type **out)
+int dli_type_new(const dli_loop *root, const dli_bounds *bounds,
+                 const dli_sig *sig, dl_type **out)
 {
   size_t head = ALIGN8(sizeof(dl_type));
-  size_t body = 0;
+  size_t body = 0, sigb = 0, max = dli_max_type_bytes();
   if (bounds->size > 0) {
     if (root->depth > DLI_MAX_DEPTH)
       return DL_ERR_UNSUPPORTED;
-    size_t max = dli_max_type_bytes();
     if (max <= head || !tree_bytes(root, &body, max - head))
       return DL_ERR_NOMEM;
   }
-  dl_type *t = malloc(head + body);
-  if (!t)
+  /* a signature that does not fit beside the tree is dropped: the type
+     then packs natively only */
+  sigmap m = {NULL, NULL, 64, 0};
+  if (bounds->size == 0)
+    sig = NULL;
+  bool shared = sig && sig->basic != DLI_SIG_SEQ && sig == dli_sig_basic(sig->basic);
+  if (sig && !shared) {
+    m.from = calloc(m.cap, sizeof(*m.from));
+    m.to = calloc(m.cap, sizeof(*m.to));
+    if (!m.from || !m.to || !sig_bytes(sig, &m, &sigb, max - head - body)) {
+      sig = NULL;
+      sigb = 0;
+    }
+  }
+  dl_type *t = malloc(head + body + sigb);
+  if (!t) {
+    free(m.from);
+    free(m.to);
     return DL_ERR_NOMEM;
+  }
   memset(t, 0, sizeof(*t));
   t->magic = DLI_TYPE_MAGIC;
   atomic_init(&t->refs, 1);
@@ -110,12 +213,23 @@ int dli_type_new(const dli_loop *root, const dli_bounds *bounds, dl_type **out)
   t->basic = -1;
   t->b = *bounds;
   t->loop_bytes = body;
-  if (body) {
-    char *cur = (char *)t + head;
+  char *cur = (char *)t + head;
+  if (body)
     t->loop = tree_copy(root, &cur);
-  }
+  t->sig = sigb ? sig_copy(sig, &m, &cur) : sig;
+  free(m.from);
+  free(m.to);
   *out = t;
   return DL_OK;
+}
+
+int dli_type_new_copies(const dli_loop *root, const dli_bounds *bounds,
+                        const dl_type *old, dl_type **out)
+{
+  dli_sig node;
+  const dli_sig *sig = bounds->size > 0
+      ? dli_sig_copies(&node, old->sig, bounds->size / old->b.size) : NULL;
+  return dli_type_new(root, bounds, sig, out);
 }
 
 bool dli_type_valid(const dl_type *t)
@@ -192,7 +306,7 @@ int dl_type_dup(dl_type *old, dl_type **out)
   if (!out || !dli_type_valid(old))
     return DL_ERR_ARG;
   dl_type *t;
-  int rc = dli_type_new(old->loop, &old->b, &t);
+  int rc = dli_type_new(old->loop, &old->b, old->sig, &t);
   if (rc)
     return rc;
   t->basic = old->basic;

@@ -74,7 +74,7 @@ static int make(dl_count count, dl_count bl, dl_aint stride, dl_type *old,
     rc = dli_mk_vector(b, count, bl, stride, e, &root);
   }
   if (!rc)
-    rc = dli_type_new(root, &bd, out);
+    rc = dli_type_new_copies(root, &bd, old, out);
   dli_build_free(b);
   return rc;
 }

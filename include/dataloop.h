@@ -121,7 +121,33 @@ int dl_segment_create_bounded(void *buf, dl_count count, const dl_type *t,
                               dl_aint lo, dl_aint hi, dl_segment **out);
 void dl_segment_free(dl_segment **s);
 
+/* MPI_Pack_external semantics; datarep must be "external32", anything else
+   is DL_ERR_UNSUPPORTED */
+int dl_pack_external_size(const char *datarep, dl_count count,
+                          const dl_type *t, size_t *size);
+int dl_pack_external(const char *datarep, const void *inbuf, dl_count incount,
+                     const dl_type *t, void *outbuf, size_t outsize,
+                     size_t *position);
+int dl_unpack_external(const char *datarep, const void *inbuf, size_t insize,
+                       size_t *position, void *outbuf, dl_count outcount,
+                       const dl_type *t);
+
 /* ---- beyond the contract ------------------------------------------------ */
+/* Predefined types beyond dl_builtin_t, which only external32 tells apart
+   from a type of the same size: wchar_t (external32: 2 bytes), IEEE
+   binary128 in 16 bytes (_Float128; Fortran REAL*16 with gfortran) and its
+   complex pair. Never freed. */
+typedef enum { DL_WCHAR, DL_FLOAT128, DL_C_FLOAT128_COMPLEX } dl_builtin_more_t;
+dl_type *dl_builtin_more(dl_builtin_more_t which);
+/* The external32 stream of a segment's (count, type), processed in any
+   byte range and order like the native one: positions are bytes of the
+   external stream (dl_pack_external_size of the segment's count and type);
+   *last is clipped to its end. Elements cut by a range's ends are handled
+   whole (unpacking one reads the element's other bytes back from memory). */
+int dl_segment_pack_external(const char *datarep, dl_segment *s, size_t first,
+                             size_t *last, void *outbuf);
+int dl_segment_unpack_external(const char *datarep, dl_segment *s,
+                               size_t first, size_t *last, const void *inbuf);
 
 /* Runtime code generation: compile pack/unpack for t now. Returns
    DL_ERR_UNSUPPORTED when built without LLVM (--with-llvm) or when nothing

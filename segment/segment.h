@@ -45,6 +45,18 @@ typedef struct dli_leaf {
   size_t off;             /* bytes already done in block i */
 } dli_leaf;
 
+/* An element of a converted stream (external32) that an unpack call's range
+   cut: its external bytes so far, so that the call bringing the rest
+   decodes the element from exactly what was sent. Kept here for the
+   actions, which own no state between calls. */
+typedef struct dli_partial {
+  size_t pos;             /* external position of the element */
+  uint32_t have;          /* bit k: byte k has arrived; 0: slot free */
+  uint32_t age;
+  unsigned char bytes[32];
+} dli_partial;
+#define DLI_PARTIALS 4
+
 struct dl_segment {
   uintptr_t buf;
   const dl_type *type;
@@ -58,6 +70,8 @@ struct dl_segment {
   bool owned;             /* allocated by dl_segment_create */
   int depth;              /* frames in use */
   int cap;                /* frames available */
+  uint32_t partial_age;
+  dli_partial partial[DLI_PARTIALS];
   dli_leaf leaf;
   dli_frame frames[];
 };

@@ -5,7 +5,7 @@
 b=${top_builddir:-.}/test
 export DL_JIT_THRESHOLD=0
 status=0
-for t in test_segments test_mpich test_bridge test_types test_io; do
+for t in test_segments test_mpich test_bridge test_types test_io test_external; do
   [ -x "$b/$t" ] || continue
   echo "== $t with DL_JIT_THRESHOLD=0"
   "$b/$t" || status=1

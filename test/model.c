@@ -4,11 +4,12 @@
 #include "model.h"
 
 static int push(mrun **runs, size_t *n, size_t *cap, dl_aint disp,
-                dl_count len, size_t limit)
+                dl_count len, int elem, size_t limit)
 {
   if (len == 0)
     return 0;
-  if (*n > 0 && (*runs)[*n - 1].disp + (*runs)[*n - 1].len == disp) {
+  if (*n > 0 && (*runs)[*n - 1].disp + (*runs)[*n - 1].len == disp &&
+      (*runs)[*n - 1].elem == elem) {
     (*runs)[*n - 1].len += len;
     return 0;
   }
@@ -22,13 +23,13 @@ static int push(mrun **runs, size_t *n, size_t *cap, dl_aint disp,
     *runs = r;
     *cap = c;
   }
-  (*runs)[(*n)++] = (mrun){disp, len};
+  (*runs)[(*n)++] = (mrun){disp, len, elem};
   return 0;
 }
 
 int mrun_push(mrun **runs, size_t *n, size_t *cap, dl_aint disp, dl_count len)
 {
-  return push(runs, n, cap, disp, len, SIZE_MAX);
+  return push(runs, n, cap, disp, len, 0, SIZE_MAX);
 }
 
 void model_free(model *m)
@@ -57,7 +58,7 @@ static int append(model *m, const model *old, dl_aint d)
 {
   for (size_t i = 0; i < old->n; i++)
     if (push(&m->runs, &m->n, &m->cap, old->runs[i].disp + d,
-             old->runs[i].len, MODEL_MAX_RUNS))
+             old->runs[i].len, old->runs[i].elem, MODEL_MAX_RUNS))
       return -1;
   return 0;
 }
@@ -88,6 +89,14 @@ model *model_builtin(dl_count size, int align)
   m->size = size;
   m->ub = m->true_ub = size;
   m->align = align;
+  return m;
+}
+
+model *model_builtin_typed(dl_count size, int align, int basic)
+{
+  model *m = model_builtin(size, align);
+  if (m)
+    m->runs[0].elem = basic + 1;
   return m;
 }
 
@@ -322,7 +331,8 @@ int model_bytemap(const model *m, dl_count count, mrun **runs, size_t *n)
   dl_aint ext = model_extent(m);
   for (dl_count k = 0; k < count; k++)
     for (size_t i = 0; i < m->n; i++)
-      if (mrun_push(runs, n, &cap, m->runs[i].disp + k * ext, m->runs[i].len))
+      if (push(runs, n, &cap, m->runs[i].disp + k * ext, m->runs[i].len,
+               m->runs[i].elem, SIZE_MAX))
         return -1;
   return 0;
 }

@@ -12,6 +12,8 @@
 typedef struct mrun {
   dl_aint disp;
   dl_count len;
+  int elem;             /* 1 + the basic type of its elements (typed models,
+                           whose runs merge only within one type); 0: bytes */
 } mrun;
 
 typedef struct model {
@@ -28,6 +30,9 @@ typedef struct model {
 
 void model_free(model *m);
 model *model_builtin(dl_count size, int align);
+/* a predefined type whose runs remember it (for element conversions); ids
+   at and past DL_NUM_BUILTINS are dl_builtin_more's, in order */
+model *model_builtin_typed(dl_count size, int align, int basic);
 model *model_contig(dl_count n, const model *old);
 model *model_hvector(dl_count count, dl_count bl, dl_aint stride, const model *old);
 model *model_hindexed(dl_count count, const dl_count *bls, const dl_aint *displs,

@@ -4,6 +4,14 @@
 
 MPI_Datatype mpi_builtin(dl_builtin_t b)
 {
+  if ((int)b >= DL_NUM_BUILTINS) {
+    switch ((int)b - DL_NUM_BUILTINS) {
+    case DL_WCHAR: return MPI_WCHAR;
+    case DL_FLOAT128: return MPI_REAL16;
+    case DL_C_FLOAT128_COMPLEX: return MPI_COMPLEX32;
+    }
+    return MPI_DATATYPE_NULL;
+  }
   switch (b) {
   case DL_BYTE: return MPI_BYTE;
   case DL_CHAR: return MPI_CHAR;
@@ -425,8 +433,9 @@ static info analyze(const recipe *rc)
   info r = {NULL, -1, 1, false, 0};
   if (rc->kind == RT_BUILTIN) {
     dl_count sz = 0;
-    dl_type_size(dl_builtin(rc->basic), &sz);
-    r.malign = align_of(rc->basic);
+    dl_type_size(rt_basic_type((int)rc->basic), &sz);
+    r.malign = (int)rc->basic < DL_NUM_BUILTINS ? align_of(rc->basic)
+                                                : rt_basic_align((int)rc->basic);
     r.m = model_builtin(sz, r.malign);
     r.basic = (int)rc->basic;
     return r;

@@ -51,6 +51,34 @@ static const struct { dl_builtin_t id; const char *name; int align; } basics[] =
 };
 #define NBASICS (int)(sizeof(basics) / sizeof(basics[0]))
 
+/* every predefined type, by basic id (dl_builtin_more's after dl_builtin's) */
+static const char *const all_names[RT_NUM_BASICS] = {
+  "byte", "char", "int8", "uint8", "int16", "uint16", "int32", "uint32",
+  "int64", "uint64", "float", "double", "ldouble", "fcomplex", "dcomplex",
+  "packed", "long", "ulong", "bool", "ldcomplex", "wchar", "float128",
+  "qcomplex"};
+
+dl_type *rt_basic_type(int basic)
+{
+  return basic < DL_NUM_BUILTINS ? dl_builtin((dl_builtin_t)basic)
+                                 : dl_builtin_more((dl_builtin_more_t)(basic - DL_NUM_BUILTINS));
+}
+
+int rt_basic_align(int basic)
+{
+  dl_count size;
+  dl_type_size(rt_basic_type(basic), &size);
+  switch (basic) {
+  case DL_C_FLOAT_COMPLEX: return 4;
+  case DL_C_DOUBLE_COMPLEX: return 8;
+  default: return size > 16 ? 16 : (int)size;
+  }
+}
+
+/* the basic types of typed generation in this thread, or none */
+static _Thread_local const int *typed_basics;
+static _Thread_local int typed_n;
+
 /* ---- text ---- */
 
 struct buf { char *s; size_t n, cap; };
@@ -94,9 +122,7 @@ static void describe(struct buf *b, const recipe *rc)
     "", "contig", "vector", "hvector", "indexed", "hindexed", "indexed_block",
     "hindexed_block", "struct", "resized", "subarray", "darray", "dup", "indexed"};
   if (rc->kind == RT_BUILTIN) {
-    for (int i = 0; i < NBASICS; i++)
-      if (basics[i].id == rc->basic)
-        put(b, "%s", basics[i].name);
+    put(b, "%s", (int)rc->basic < RT_NUM_BASICS ? all_names[rc->basic] : "?");
     return;
   }
   put(b, "%s(", names[rc->kind]);
@@ -164,7 +190,7 @@ char *recipe_desc(const recipe *rc)
 int recipe_build(const recipe *rc, dl_type **out)
 {
   if (rc->kind == RT_BUILTIN) {
-    *out = dl_builtin(rc->basic);
+    *out = rt_basic_type((int)rc->basic);
     return DL_OK;
   }
   dl_type *kids[4] = {0};
@@ -342,9 +368,16 @@ static recipe *draw(rng *r, int depth, model **m, long *counts)
     counts[kind]++;
   if (kind == RT_BUILTIN) {
     recipe *rc = node(RT_BUILTIN);
+    dl_count sz;
+    if (typed_basics) {
+      int id = typed_basics[rng_range(r, 0, typed_n - 1)];
+      rc->basic = (dl_builtin_t)id;
+      dl_type_size(rt_basic_type(id), &sz);
+      *m = model_builtin_typed(sz, rt_basic_align(id), id);
+      return rc;
+    }
     int k = (int)rng_range(r, 0, NBASICS - 1);
     rc->basic = basics[k].id;
-    dl_count sz;
     dl_type_size(dl_builtin(rc->basic), &sz);
     *m = model_builtin(sz, basics[k].align);
     return rc;
@@ -395,6 +428,15 @@ static recipe *draw(rng *r, int depth, model **m, long *counts)
     break;
   }
   model_free(c);
+  return rc;
+}
+
+int rtype_gen_typed(rng *r, int depth, const int *basics_, int n, rtype *out)
+{
+  typed_basics = basics_;
+  typed_n = n;
+  int rc = rtype_gen(r, depth, out, NULL);
+  typed_basics = NULL;
   return rc;
 }
 

@@ -51,6 +51,15 @@ typedef struct rtype {
 int rtype_gen(rng *r, int depth, rtype *out, long *kind_counts);
 void rtype_free(rtype *t);
 
+/* The same drawing only from the given basic types (ids at and past
+   DL_NUM_BUILTINS are dl_builtin_more's), with a typed model: each run
+   remembers its elements' type (mrun.elem). */
+int rtype_gen_typed(rng *r, int depth, const int *basics, int n, rtype *out);
+#define RT_NUM_BASICS (DL_NUM_BUILTINS + 3)
+/* the predefined type of a basic id, and its alignment as C lays it out */
+dl_type *rt_basic_type(int basic);
+int rt_basic_align(int basic);
+
 /* the recipe built with the library's constructors */
 int recipe_build(const recipe *rc, dl_type **out);
 char *recipe_desc(const recipe *rc);

@@ -1307,7 +1307,7 @@ START_TEST(flash_vs_romio)
   fimg init = {0}, want = {0};
   random_img(&init, 300, 7);
   fimg_set(&want, init.b, init.len);
-  vmodel wv = {&(mrun){0, 1}, 1, 1, 1, 1, 0};     /* a byte view */
+  vmodel wv = {&(mrun){0, 1, 0}, 1, 1, 1, 1, 0};     /* a byte view */
   vmodel_write(&wv, 100, packed, per * FL_NVAR, &want);
   write_all_ways(path, &init, &pv, DLB, dmem, 100, mem + FL_INTERIOR, 1, &want,
                  "Flash memory type");
@@ -1608,7 +1608,7 @@ START_TEST(indexed_holes_vs_romio)
   dcommit(ft);
   DL_OK_(dl_type_vector(7, 2, 3, dl_builtin(DL_DOUBLE), &vec));
   dcommit(vec);
-  static const mrun runs[] = {{0, 24}, {40, 8}, {72, 32}, {128, 8}, {160, 40}};
+  static const mrun runs[] = {{0, 24, 0}, {40, 8, 0}, {72, 32, 0}, {128, 8, 0}, {160, 40, 0}};
   double mem[7 * 3 * 3];
   for (int i = 0; i < 63; i++)
     mem[i] = i * 1.25;
@@ -1623,7 +1623,7 @@ START_TEST(indexed_holes_vs_romio)
         size_t nv = 0;
         for (int c = 0; c < count && memvec; c++)
           for (int b = 0; b < 7; b++)
-            vr[nv++] = (mrun){(c * 20 + b * 3) * 8, 16};
+            vr[nv++] = (mrun){(c * 20 + b * 3) * 8, 16, 0};
         char packed[42 * 8];
         if (memvec)
           model_pack(vr, nv, (char *)mem, packed);

@@ -134,7 +134,7 @@ static bool pack_agrees(const rtype *rt, MPI_Datatype mt, bounds mb, bool with_m
       free(runs);
       return false;
     }
-    span[nspan++] = (mrun){lo, hi - lo};
+    span[nspan++] = (mrun){lo, hi - lo, 0};
   }
   tbuf in;
   tbuf_for(span, nspan, &in, rng_next(r));

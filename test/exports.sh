@@ -33,7 +33,9 @@ if [ -f "$pre" ]; then
     MPI_Irecv MPI_Irecv_c MPI_Sendrecv MPI_Sendrecv_c MPI_Ssend MPI_Ssend_c
     MPI_Issend MPI_Issend_c MPI_Rsend MPI_Rsend_c MPI_Bsend MPI_Bsend_c MPI_Wait
     MPI_Waitall MPI_Waitany MPI_Waitsome MPI_Test MPI_Testall MPI_Testany
-    MPI_Testsome MPI_Request_free MPI_Cancel"
+    MPI_Testsome MPI_Request_free MPI_Cancel MPI_Pack_external MPI_Pack_external_c
+    MPI_Unpack_external MPI_Unpack_external_c MPI_Pack_external_size
+    MPI_Pack_external_size_c"
   want=$(for f in $intercepted dl_preload_active; do echo "$f"; done | sort)
   have=$(defined "$pre" | sort)
   if [ "$want" != "$have" ]; then

@@ -510,3 +510,54 @@ bool recipe_has_long_double(const recipe *rc)
       return true;
   return false;
 }
+
+/* MPICH's external32 takes one basic type per type, and a struct with an
+   empty member has none: MPI_Pack_external dies of SIGILL on it, and on a
+   cyclic darray, which MPICH builds from such structs */
+static bool struct_members_full(const recipe *rc)
+{
+  if (rc->kind == RT_DARRAY)
+    for (int d = 0; d < rc->ndims; d++)
+      if (rc->dist[d] == DL_DISTRIBUTE_CYCLIC)
+        return false;
+  for (int i = 0; i < rc->nkids; i++) {
+    if (rc->kind == RT_STRUCT) {
+      dl_type *k;
+      dl_count size = 0;
+      if (recipe_build(rc->kids[i], &k) == DL_OK) {
+        dl_type_size(k, &size);
+        if (rc->kids[i]->kind != RT_BUILTIN)
+          dl_type_free(&k);
+      }
+      if (rc->bls[i] == 0 || size == 0)
+        return false;
+    }
+    if (!struct_members_full(rc->kids[i]))
+      return false;
+  }
+  return true;
+}
+
+/* MPICH's size and bounds are the standard's */
+static bool mpi_bounds_agree(MPI_Datatype mt, const dl_type *t)
+{
+  MPI_Count lb, ext, tlb, text, size;
+  dl_aint a, b, c, d;
+  dl_count s;
+  MPI_Type_get_extent_x(mt, &lb, &ext);
+  MPI_Type_get_true_extent_x(mt, &tlb, &text);
+  MPI_Type_size_x(mt, &size);
+  dl_type_extent(t, &a, &b);
+  dl_type_true_extent(t, &c, &d);
+  dl_type_size(t, &s);
+  return lb == a && ext == b && size == s && (s == 0 || (tlb == c && text == d));
+}
+
+bool mpich_external_ok(const rtype *rt, MPI_Datatype mt)
+{
+  dl_count size;
+  dl_type_size(rt->t, &size);
+  /* MPI_Pack_external_size of an empty derived type dies of SIGILL too */
+  return size > 0 && recipe_mpich_deviates(rt->rc) == 0 &&
+         mpi_bounds_agree(mt, rt->t) && struct_members_full(rt->rc);
+}

@@ -61,4 +61,10 @@ unsigned recipe_mpich_deviates(const recipe *rc);
    6 padding bytes of each x87 value unwritten) */
 bool recipe_has_long_double(const recipe *rc);
 
+/* Whether MPICH 4.0.2's MPI_Pack_external may be asked about a random type
+   of one basic type, and is then right: its typemap is the standard's, and
+   it holds nothing MPICH's external32 dies on (an empty type, a struct with
+   an empty member, a cyclic darray). */
+bool mpich_external_ok(const rtype *rt, MPI_Datatype mt);
+
 #endif

@@ -8,14 +8,17 @@
 
 struct map {
   MPI_Datatype mpi;
-  dl_builtin_t dl;
+  int dl;              /* a dl_builtin_t, or MORE + a dl_builtin_more_t */
 };
+#define MORE DL_NUM_BUILTINS
 
 /* native packing needs only size and alignment; types without a builtin of
-   their own use one of the same size and alignment */
+   their own use one of the same size and alignment whose external32 form
+   is theirs too (MPI_WCHAR and the binary128 Fortran types have their own,
+   which only external32 tells apart) */
 static const struct map basics[] = {
   {MPI_CHAR, DL_CHAR}, {MPI_SIGNED_CHAR, DL_INT8}, {MPI_UNSIGNED_CHAR, DL_UINT8},
-  {MPI_BYTE, DL_BYTE}, {MPI_WCHAR, DL_INT32}, {MPI_SHORT, DL_INT16},
+  {MPI_BYTE, DL_BYTE}, {MPI_WCHAR, MORE + DL_WCHAR}, {MPI_SHORT, DL_INT16},
   {MPI_UNSIGNED_SHORT, DL_UINT16}, {MPI_INT, DL_INT32}, {MPI_UNSIGNED, DL_UINT32},
   {MPI_LONG, DL_LONG}, {MPI_UNSIGNED_LONG, DL_UNSIGNED_LONG},
   {MPI_LONG_LONG_INT, DL_INT64}, {MPI_UNSIGNED_LONG_LONG, DL_UINT64},
@@ -36,8 +39,8 @@ static const struct map basics[] = {
   {MPI_COMPLEX, DL_C_FLOAT_COMPLEX}, {MPI_DOUBLE_COMPLEX, DL_C_DOUBLE_COMPLEX},
   {MPI_INTEGER1, DL_INT8}, {MPI_INTEGER2, DL_INT16}, {MPI_INTEGER4, DL_INT32},
   {MPI_INTEGER8, DL_INT64}, {MPI_REAL4, DL_FLOAT}, {MPI_REAL8, DL_DOUBLE},
-  {MPI_REAL16, DL_LONG_DOUBLE}, {MPI_COMPLEX8, DL_C_FLOAT_COMPLEX},
-  {MPI_COMPLEX16, DL_C_DOUBLE_COMPLEX}, {MPI_COMPLEX32, DL_C_LONG_DOUBLE_COMPLEX},
+  {MPI_REAL16, MORE + DL_FLOAT128}, {MPI_COMPLEX8, DL_C_FLOAT_COMPLEX},
+  {MPI_COMPLEX16, DL_C_DOUBLE_COMPLEX}, {MPI_COMPLEX32, MORE + DL_C_FLOAT128_COMPLEX},
 };
 
 enum { FLOAT_INT, DOUBLE_INT, LONG_INT, SHORT_INT, TWO_INT, LONG_DOUBLE_INT,
@@ -83,7 +86,9 @@ dl_type *dli_named_type(MPI_Datatype dt)
     return NULL;
   for (size_t i = 0; i < sizeof(basics) / sizeof(basics[0]); i++)
     if (basics[i].mpi == dt)
-      return dl_builtin(basics[i].dl);
+      return basics[i].dl < MORE
+                 ? dl_builtin((dl_builtin_t)basics[i].dl)
+                 : dl_builtin_more((dl_builtin_more_t)(basics[i].dl - MORE));
   static const MPI_Datatype pair_ids[NPAIRS] = {
     MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_SHORT_INT, MPI_2INT,
     MPI_LONG_DOUBLE_INT, MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION};

@@ -7,6 +7,7 @@
  *   data.c      a user buffer as dataloop sees it; staging buffers
  *   raw.c       byte sends and receives in the int or the _c form
  *   pack.c      MPI_Pack, MPI_Unpack, MPI_Pack_size and their _c forms
+ *   external.c  MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size
  *   p2p.c       point-to-point calls with derived datatypes
  *   requests.c  the table of interposed requests, freed requests, finalize
  *   complete.c  MPI_Wait*, MPI_Test*, MPI_Request_free, MPI_Cancel

@@ -33,6 +33,15 @@ DLI_HIDDEN size_t dli_unpack_bulk(void *state, const dli_loop *l, uintptr_t orig
    over type t, or NULL when t has no compiled code */
 DLI_HIDDEN dli_bulk_fn dli_bulk_for(const dl_type *t, int dir);
 
+/* external32 of a type of one basic type (x32leaf.c): leaf loops convert
+   as they copy; state is the stream cursor and the basic type */
+struct dli_x32_state {
+  char *cur;
+  int basic;
+};
+DLI_HIDDEN extern const dl_action dli_x32_pack_action;
+DLI_HIDDEN extern const dl_action dli_x32_unpack_action;
+
 /* external32 conversion of n elements of a basic type (convert.c); the two
    buffers may be the same when the type's sizes are */
 DLI_HIDDEN void dli_x32_encode(int basic, const char *native, char *ext, size_t n);

@@ -170,8 +170,33 @@ static int element(const xjob *j, const xcur *c, char x[MAX_ELEM])
   return rc;
 }
 
+/* whole elements [c->x, xend) of a type of one basic type, in one pass of
+   the segment with a converting action; c ends at xend (unless that is the
+   end of the stream) */
+static int one_pass(const xjob *j, xcur *c, size_t xend, size_t nend, char *ext,
+                    int dir)
+{
+  struct dli_x32_state st = {ext, c->root->basic};
+  size_t last = nend;
+  int rc = dli_process(j->s, c->n, &last,
+                       dir == DLI_JIT_PACK ? &dli_x32_pack_action : &dli_x32_unpack_action,
+                       &st, NULL);
+  if (rc)
+    return rc;
+  if (xend < (size_t)c->root->reps * (size_t)c->root->xsize) {
+    seek(c, xend);
+  } else {                          /* the end of the stream */
+    c->x = xend;
+    c->n = nend;
+    c->run = NULL;
+  }
+  return DL_OK;
+}
+
 static int x32_pack(const xjob *j, xcur *c, size_t first, size_t last, char *out)
 {
+  if (c->root->same)                /* external32 is the native stream */
+    return native(j, first, last, out, DLI_JIT_PACK);
   seek(c, first);
   char x[MAX_ELEM];
   int rc;
@@ -187,6 +212,9 @@ static int x32_pack(const xjob *j, xcur *c, size_t first, size_t last, char *out
   bool resize = c->root->resize;
   char scratch[SCRATCH];
   size_t chunk = resize ? SCRATCH / 2 : SCRATCH;
+  if (c->root->basic != DLI_SIG_SEQ && c->x < xend &&
+      (rc = one_pass(j, c, xend, nend, out + (c->x - first), DLI_JIT_PACK)))
+    return rc;
   while (c->x < xend) {
     size_t xe, ne, n0 = c->n;
     locate(c, c->x + chunk < xend ? c->x + chunk : xend, &xe, &ne);
@@ -278,6 +306,8 @@ static int patch(const xjob *j, const xcur *c, const char *src, size_t off,
 static int x32_unpack(const xjob *j, xcur *c, size_t first, size_t last,
                       const char *in)
 {
+  if (c->root->same)
+    return native(j, first, last, (char *)in, DLI_JIT_UNPACK);
   seek(c, first);
   int rc;
   if (c->x < first) {
@@ -290,6 +320,12 @@ static int x32_unpack(const xjob *j, xcur *c, size_t first, size_t last,
   locate(c, last, &xend, &nend);
   char scratch[SCRATCH];
   size_t chunk = c->root->resize ? SCRATCH / 2 : SCRATCH;
+  if (c->root->basic != DLI_SIG_SEQ && c->x < xend) {
+    size_t x0 = c->x;
+    if ((rc = one_pass(j, c, xend, nend, (char *)in + (c->x - first), DLI_JIT_UNPACK)))
+      return rc;
+    slots_drop(j->s, x0, xend);
+  }
   while (c->x < xend) {
     size_t xe, ne, n0 = c->n;
     locate(c, c->x + chunk < xend ? c->x + chunk : xend, &xe, &ne);

@@ -154,48 +154,18 @@ static bool verify(btest *t, char *a, char *b)
   return ok;
 }
 
-static int cmp_double(const void *x, const void *y)
+static void run_engine(void *ctx, int eng, bool unpack, char *buf)
 {
-  double a = *(const double *)x, b = *(const double *)y;
-  return a < b ? -1 : a > b;
+  unpack ? run_unpack(eng, ctx, buf) : run_pack(eng, ctx, buf);
 }
 
-/* iterations per batch so one batch lasts at least o->batch_s */
-static long calibrate(const opts *o, int eng, bool unpack, btest *t, char *buf)
-{
-  long n = 1;
-  for (;;) {
-    double t0 = bench_now();
-    for (long i = 0; i < n; i++)
-      unpack ? run_unpack(eng, t, buf) : run_pack(eng, t, buf);
-    double dt = bench_now() - t0;
-    if (dt >= o->batch_s || n > (1l << 30))
-      return n;
-    n = dt <= 0 ? n * 16 : (long)(n * (o->batch_s * 1.2 / dt)) + 1;
-  }
-}
-
-/* batches interleaved across engines, so drift hits all alike */
 static void measure(const opts *o, btest *t, bool unpack, char *buf, stat3 *st)
 {
-  long iters[NENG];
-  double *rates = malloc(sizeof(double) * (size_t)o->batches * NENG);
+  double med[NENG], lo[NENG], hi[NENG];
+  bench_measure(NENG, run_engine, t, unpack, buf, t->packed, o->batch_s,
+                o->batches, med, lo, hi);
   for (int e = 0; e < NENG; e++)
-    iters[e] = calibrate(o, e, unpack, t, buf);
-  for (int b = 0; b < o->batches; b++)
-    for (int e = 0; e < NENG; e++) {
-      double t0 = bench_now();
-      for (long i = 0; i < iters[e]; i++)
-        unpack ? run_unpack(e, t, buf) : run_pack(e, t, buf);
-      double per = (bench_now() - t0) / (double)iters[e];
-      rates[e * o->batches + b] = (double)t->packed / per / 1e6;
-    }
-  for (int e = 0; e < NENG; e++) {
-    double *r = rates + e * o->batches;
-    qsort(r, (size_t)o->batches, sizeof(double), cmp_double);
-    st[e] = (stat3){r[o->batches / 2], r[0], r[o->batches - 1]};
-  }
-  free(rates);
+    st[e] = (stat3){med[e], lo[e], hi[e]};
 }
 
 /* median construction + commit time over repeated builds */
@@ -212,8 +182,8 @@ static void build_times(const opts *o, const bentry *e, result *r)
     bench_free(&t);
   }
   bench_types_only = false;
-  qsort(d, (size_t)o->builds, sizeof(double), cmp_double);
-  qsort(m, (size_t)o->builds, sizeof(double), cmp_double);
+  qsort(d, (size_t)o->builds, sizeof(double), bench_cmp_double);
+  qsort(m, (size_t)o->builds, sizeof(double), bench_cmp_double);
   r->build_dl_us = d[o->builds / 2];
   r->build_mpi_us = m[o->builds / 2];
   free(d);
@@ -327,7 +297,7 @@ static double memcpy_rate(size_t bytes, const opts *o)
     } while (dt < o->batch_s);
     best[k] = (double)bytes * n / dt / 1e6;
   }
-  qsort(best, (size_t)nb, sizeof(double), cmp_double);
+  qsort(best, (size_t)nb, sizeof(double), bench_cmp_double);
   free(a);
   free(b);
   return best[nb / 2];
@@ -374,7 +344,7 @@ static double latency_ns(dl_type *d, MPI_Datatype m, bool mpi, const opts *o)
     }
     v[k] = (bench_now() - t0) / (double)n * 1e9;
   }
-  qsort(v, (size_t)o->batches, sizeof(double), cmp_double);
+  qsort(v, (size_t)o->batches, sizeof(double), bench_cmp_double);
   return v[o->batches / 2];
 }
 
@@ -390,7 +360,7 @@ static void compile_summary(const result *rs, int n)
       ms[k++] = rs[i].jit_ms;
   if (k == 0)
     return;
-  qsort(ms, (size_t)k, sizeof(double), cmp_double);
+  qsort(ms, (size_t)k, sizeof(double), bench_cmp_double);
   double med = k % 2 ? ms[k / 2] : (ms[k / 2 - 1] + ms[k / 2]) / 2;
   printf("compile: median %.2f ms, max %.2f ms over %d compiled types\n", med, ms[k - 1], k);
 }

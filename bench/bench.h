@@ -62,6 +62,14 @@ extern bool bench_types_only;
 /* builds an entry's test (false: it cannot run); frees a test */
 bool bench_make(const bentry *e, btest *t);
 void bench_free(btest *t);
+/* Timed batches of engines 0..neng-1, interleaved: run(ctx, engine,
+   unpack, buf) once is one operation over `bytes` bytes; each batch repeats
+   it for at least batch_s seconds. MB/s per engine: median, min, max. */
+typedef void (*bench_run_fn)(void *ctx, int eng, bool unpack, char *buf);
+void bench_measure(int neng, bench_run_fn run, void *ctx, bool unpack, char *buf,
+                   size_t bytes, double batch_s, int batches, double *med,
+                   double *lo, double *hi);
+int bench_cmp_double(const void *x, const void *y);   /* for qsort */
 /* times construction + commit: call before and after building a type */
 #define BENCH_BUILD(t, field, stmt)                \
   do {                                             \

@@ -1,5 +1,5 @@
-/* What both benchmarks share: the clock, test memory, building and freeing
- * a test from its entry. */
+/* What the benchmarks share: the clock, timed batches, test memory,
+ * building and freeing a test from its entry. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,4 +52,56 @@ bool bench_make(const bentry *e, btest *t)
   t->mt = MPI_DATATYPE_NULL;
   snprintf(t->name, sizeof(t->name), "%s", e->name);
   return e->make(t);
+}
+
+int bench_cmp_double(const void *x, const void *y)
+{
+  double a = *(const double *)x, b = *(const double *)y;
+  return a < b ? -1 : a > b;
+}
+
+/* iterations per batch so one batch lasts at least batch_s */
+static long calibrate(int eng, bench_run_fn run, void *ctx, bool unpack, char *buf,
+                      double batch_s)
+{
+  long n = 1;
+  for (;;) {
+    double t0 = bench_now();
+    for (long i = 0; i < n; i++)
+      run(ctx, eng, unpack, buf);
+    double dt = bench_now() - t0;
+    if (dt >= batch_s || n > (1l << 30))
+      return n;
+    n = dt <= 0 ? n * 16 : (long)(n * (batch_s * 1.2 / dt)) + 1;
+  }
+}
+
+void bench_measure(int neng, bench_run_fn run, void *ctx, bool unpack, char *buf,
+                   size_t bytes, double batch_s, int batches, double *med,
+                   double *lo, double *hi)
+{
+  long *iters = malloc(sizeof(long) * (size_t)neng);
+  double *rates = malloc(sizeof(double) * (size_t)batches * (size_t)neng);
+  if (!iters || !rates)
+    exit(1);
+  for (int e = 0; e < neng; e++)
+    iters[e] = calibrate(e, run, ctx, unpack, buf, batch_s);
+  /* batches interleaved across engines, so drift hits all alike */
+  for (int b = 0; b < batches; b++)
+    for (int e = 0; e < neng; e++) {
+      double t0 = bench_now();
+      for (long i = 0; i < iters[e]; i++)
+        run(ctx, e, unpack, buf);
+      double per = (bench_now() - t0) / (double)iters[e];
+      rates[e * batches + b] = (double)bytes / per / 1e6;
+    }
+  for (int e = 0; e < neng; e++) {
+    double *r = rates + e * batches;
+    qsort(r, (size_t)batches, sizeof(double), bench_cmp_double);
+    med[e] = r[batches / 2];
+    lo[e] = r[0];
+    hi[e] = r[batches - 1];
+  }
+  free(rates);
+  free(iters);
 }

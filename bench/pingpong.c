@@ -159,12 +159,6 @@ static long calibrate(const opts *o, int v, btest *t, char *buf)
   }
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-  double a = *(const double *)x, b = *(const double *)y;
-  return a < b ? -1 : a > b;
-}
-
 static void measure(const opts *o, btest *t, char *buf, stat3 *st)
 {
   long iters[NVAR];
@@ -181,7 +175,7 @@ static void measure(const opts *o, btest *t, char *buf, stat3 *st)
     }
   for (int v = 0; v < NVAR; v++) {
     double *r = us + v * o->batches;
-    qsort(r, (size_t)o->batches, sizeof(double), cmp_double);
+    qsort(r, (size_t)o->batches, sizeof(double), bench_cmp_double);
     st[v] = (stat3){r[o->batches / 2], r[0], r[o->batches - 1]};
   }
   free(us);

@@ -46,7 +46,8 @@ _Static_assert(sizeof(long) == 8 && sizeof(wchar_t) == 4 &&
 const dli_basic dli_basics[DLI_NUM_BASICS] = {BASICS(INFO)};
 
 #define SIG(id, ctype, xsz, conv, lanes)                                      \
-  [id] = {.basic = (id), .resize = sizeof(ctype) != (xsz), .depth = 1,        \
+  [id] = {.basic = (id), .resize = sizeof(ctype) != (xsz),                   \
+          .same = (conv) == DLI_X_COPY, .depth = 1,                           \
           .reps = 1,                                                          \
           .nsize = sizeof(ctype), .xsize = (xsz)},
 static const dli_sig sigs[DLI_NUM_BASICS] = {BASICS(SIG)};

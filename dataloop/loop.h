@@ -139,6 +139,7 @@ typedef struct dli_sig dli_sig;
 struct dli_sig {
   int32_t basic;          /* a run's basic type, or DLI_SIG_SEQ */
   bool resize;            /* some element's external size is not native */
+  bool same;              /* every element's external form is its bytes */
   uint8_t depth;          /* nodes from here to the deepest run; run: 1 */
   dl_count reps;          /* run: elements; sequence: repetitions */
   dl_count n;             /* sequence: items */

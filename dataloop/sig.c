@@ -36,8 +36,8 @@ static int make_seq(dli_build *b, dl_count k, const dli_sig **node,
   dl_count *xpre = dli_build_alloc(b, (size_t)(k + 1) * sizeof(dl_count));
   if (!q || !items || !npre || !xpre)
     return DL_ERR_NOMEM;
-  *q = (dli_sig){.basic = DLI_SIG_SEQ, .depth = 1, .reps = 1, .n = k,
-                 .items = items, .npre = npre, .xpre = xpre};
+  *q = (dli_sig){.basic = DLI_SIG_SEQ, .same = true, .depth = 1, .reps = 1,
+                 .n = k, .items = items, .npre = npre, .xpre = xpre};
   npre[0] = xpre[0] = 0;
   for (dl_count j = 0; j < k; j++) {
     const dli_sig *it = item(b, node[j], cnt[j]);
@@ -51,6 +51,7 @@ static int make_seq(dli_build *b, dl_count k, const dli_sig **node,
       return DL_ERR_OVERFLOW;
     items[j] = it;
     q->resize = q->resize || it->resize;
+    q->same = q->same && it->same;
     if (it->depth >= q->depth)
       q->depth = (uint8_t)(it->depth + 1);
   }

@@ -28,6 +28,37 @@ static void roundtrip(const dl_type *t)
   free(b);
 }
 
+/* external32 of count = 1 when the type's element types are known: one
+   shot into an output of exactly its size, back, and in two pieces cut
+   inside an element where one can be, equal to one shot */
+static void external_small(const dl_type *t, char *origin)
+{
+  size_t xs, pos = 0;
+  int rc = dl_pack_external_size("external32", 1, t, &xs);
+  FUZZ_CHECK(rc == DL_OK || rc == DL_ERR_UNSUPPORTED);
+  if (rc != DL_OK || xs == 0)
+    return;
+  char *a = malloc(xs), *b = malloc(xs);
+  FUZZ_CHECK(a && b);
+  FUZZ_CHECK(dl_pack_external("external32", origin, 1, t, a, xs, &pos) == DL_OK &&
+             pos == xs);
+  dl_segment *s;
+  FUZZ_CHECK(dl_segment_create(origin, 1, t, &s) == DL_OK);
+  size_t cut = xs / 2 + (xs > 2), last = xs;
+  FUZZ_CHECK(dl_segment_pack_external("external32", s, cut, &last, b + cut) == DL_OK);
+  last = cut;
+  FUZZ_CHECK(dl_segment_pack_external("external32", s, 0, &last, b) == DL_OK);
+  FUZZ_CHECK(memcmp(a, b, xs) == 0);
+  last = xs;
+  FUZZ_CHECK(dl_segment_unpack_external("external32", s, cut, &last, a + cut) == DL_OK);
+  dl_segment_free(&s);
+  pos = 0;
+  FUZZ_CHECK(dl_unpack_external("external32", a, xs, &pos, origin, 1, t) == DL_OK &&
+             pos == xs);
+  free(a);
+  free(b);
+}
+
 /* pack and unpack count = 1 with the data in a buffer of exactly the true
    extent, so any stray access is a memory error */
 static void process_small(const dl_type *t, dl_count size, dl_aint tlb,
@@ -43,6 +74,7 @@ static void process_small(const dl_type *t, dl_count size, dl_aint tlb,
   FUZZ_CHECK(pos == (size_t)size);
   pos = 0;
   FUZZ_CHECK(dl_unpack(out, (size_t)size, &pos, origin, 1, t) == DL_OK);
+  external_small(t, origin);
   dl_segment *s;
   FUZZ_CHECK(dl_segment_create_bounded(origin, 1, t, tlb, tlb + text, &s) == DL_OK);
   size_t last = (size_t)size;

@@ -3,13 +3,17 @@
  *
  *   mpiexec -n 2 dataloop-pingpong [--quick | --full] [--filter NAME] [--out DIR]
  *
- * For every pattern, five kinds of round trip (rank 0 sends, rank 1
+ * For every pattern, seven kinds of round trip (rank 0 sends, rank 1
  * receives and sends back), interleaved batch by batch so drift hits all
  * alike:
  *   contig    a contiguous message of the same byte count (the floor)
  *   MPICH     the MPI datatype handed to MPICH (PMPI_Send / PMPI_Recv)
  *   manual    hand-written pack loop, contiguous send, hand-written unpack
- *   dataloop  the interposer's MPI_Send / MPI_Recv, default mode
+ *   dataloop  the interposer's MPI_Send / MPI_Recv, default mode, its
+ *             strategy chosen automatically (doc/tuning.md)
+ *   dl-pack   the same with packing forced (DL_STRATEGY=pack)
+ *   dl-blocks the same with the user's blocks sent as they lie forced
+ *             (DL_STRATEGY=blocks)
  *   dl-pipe   the interposer in pipeline mode (chunk: DL_PIPELINE_CHUNK)
  * The interposer's code is linked into this program (what
  * libdataloop-mpi-preload.so holds), so MPI_Send here is the interposer's
@@ -26,9 +30,9 @@
 #include "bench.h"
 #include "preload.h"
 
-enum { V_CONTIG, V_MPICH, V_MANUAL, V_DL, V_PIPE, NVAR };
+enum { V_CONTIG, V_MPICH, V_MANUAL, V_DL, V_PACK, V_BLOCKS, V_PIPE, NVAR };
 static const char *const var_names[NVAR] = {"contig", "MPICH", "manual", "dataloop",
-                                            "dl-pipe"};
+                                            "dl-pack", "dl-blocks", "dl-pipe"};
 enum { TAG = 17 };
 
 typedef struct opts {
@@ -44,15 +48,67 @@ typedef struct stat3 {
 
 static int rank, peer;
 
-/* the DDTBench-style patterns of the main benchmark */
+/* the synthetic suite's noncontiguous types, the DDTBench-style patterns of
+   the main benchmark, and large blocks */
 static const char *const patterns[] = {
+  "Struct Array", "Vector (DOUBLE)", "Struct Vector (DOUBLE)", "Indexed (DOUBLE)",
   "3D XZ Face (DOUBLE)", "3D YZ Face (DOUBLE)", "Flash I/O (DOUBLE)", "NAS MG x",
-  "NAS MG y", "WRF y (vec)", "FFT transpose", NULL};
+  "NAS MG y", "WRF y (vec)", "FFT transpose", "Large blocks (1 MiB)",
+  "Blocks (64 KiB)", NULL};
+
+/* blocks of p->k[0] bytes, p->n of them, each followed by a gap as large */
+static void man_blocks_pack(const bparams *p, const char *mem, char *out)
+{
+  for (size_t i = 0; i < p->n; i++)
+    memcpy(out + i * p->k[0], mem + 2 * i * p->k[0], p->k[0]);
+}
+
+static void man_blocks_unpack(const bparams *p, char *mem, const char *in)
+{
+  for (size_t i = 0; i < p->n; i++)
+    memcpy(mem + 2 * i * p->k[0], in + i * p->k[0], p->k[0]);
+}
+
+/* 32 MiB in blocks of `block` bytes, every other block of the buffer */
+static bool blocks(btest *t, size_t block)
+{
+  t->group = "large blocks";
+  t->p.n = (32u << 20) / block;
+  t->p.k[0] = block;
+  bench_alloc(t, 2 * t->p.n * block);
+  t->origin = t->mem;
+  t->count = 1;
+  t->mpack = man_blocks_pack;
+  t->munpack = man_blocks_unpack;
+  dl_count n = (dl_count)t->p.n, bl = (dl_count)block;
+  BENCH_BUILD(t, build_dl_us, {
+    dl_type_hvector(n, bl, 2 * bl, dl_builtin(DL_BYTE), &t->dt);
+    dl_type_commit(t->dt);
+  });
+  BENCH_BUILD(t, build_mpi_us, {
+    MPI_Type_create_hvector_c(n, bl, 2 * bl, MPI_BYTE, &t->mt);
+    MPI_Type_commit(&t->mt);
+  });
+  return true;
+}
+
+static bool blocks_1m(btest *t)
+{
+  return blocks(t, 1u << 20);
+}
+
+static bool blocks_64k(btest *t)
+{
+  return blocks(t, 64u << 10);
+}
+
+static const bentry local[] = {
+  {"Large blocks (1 MiB)", blocks_1m}, {"Blocks (64 KiB)", blocks_64k}, {NULL, NULL}};
 
 static const bentry *find(const char *name)
 {
-  const bentry *groups[2] = {bench_synthetic, bench_apps};
-  for (int g = 0; g < 2; g++)
+  const bentry *groups[3] = {bench_synthetic, bench_apps, local};
+  for (int g = 0; g < 3; g++)
     for (const bentry *e = groups[g]; e->name; e++)
       if (!strcmp(e->name, name))
         return e;
@@ -63,8 +119,23 @@ static const bentry *find(const char *name)
 
 static void mode_for(int v)
 {
-  if (v == V_DL || v == V_PIPE)
+  if (v >= V_DL) {
     dlp_configure(v == V_PIPE, 0);
+    dlp_configure_strategy(v == V_PACK ? DLP_S_PACK : v == V_BLOCKS ? DLP_S_BLOCKS : -1);
+  }
+}
+
+/* what the automatic choice is for the pattern */
+static const char *auto_choice(btest *t)
+{
+  dlp_configure(false, 0);
+  dlp_configure_strategy(-1);
+  dlp_data d;
+  if (dlp_data_get(t->origin, t->count, t->mt, &d) != MPI_SUCCESS)
+    return "?";
+  dlp_plan(&d, false);
+  dlp_plan_done(&d);
+  return dlp_strategy_name(d.strategy);
 }
 
 static void send_v(int v, btest *t, char *buf)
@@ -196,8 +267,12 @@ static bool matches(const char *name, const char *filter)
   return false;
 }
 
-static void print_rows(const btest *t, const stat3 *st, FILE *csv)
+static void print_rows(const btest *t, const stat3 *st, const char *choice, FILE *csv)
 {
+  /* the automatic choice against the best forced strategy */
+  double best = st[V_PACK].med < st[V_BLOCKS].med ? st[V_PACK].med : st[V_BLOCKS].med;
+  printf("%-22s %9s  auto: %s, %.2f of the best forced strategy's time\n", "", "",
+         choice, st[V_DL].med / best);
   for (int v = 0; v < NVAR; v++) {
     double ovh = (st[v].med - st[V_CONTIG].med) / st[V_CONTIG].med;
     if (v)
@@ -238,8 +313,9 @@ static bool run(const opts *o, const bentry *e, FILE *csv)
   if (ok) {
     stat3 st[NVAR];
     measure(o, &t, buf, st);
+    const char *choice = auto_choice(&t);
     if (rank == 0)
-      print_rows(&t, st, csv);
+      print_rows(&t, st, choice, csv);
   }
   free(buf);
   free(want);

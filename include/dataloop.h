@@ -156,6 +156,28 @@ int dl_segment_unpack_external(const char *datarep, dl_segment *s,
    compiles a type after N uses (0: at its first use). */
 int dl_type_compile(dl_type *t);   /* compile pack/unpack for t now */
 
+/* Machine-aware thresholds (doc/tuning.md), set once at first use: from
+   the machine's caches (hwloc), then a tuning file written by dataloop-tune
+   (DL_TUNE_FILE, else $XDG_CONFIG_HOME or ~/.config, /dataloop/tune.conf),
+   then the environment variable named for each. */
+typedef struct dl_tune {
+  size_t l1d, l2, l3;       /* cache bytes: L1d and L2 of a core, L3; 0: unknown */
+  int cores;
+  size_t pipeline_chunk;    /* DL_PIPELINE_CHUNK: bytes a pipelined message
+                               moves per chunk */
+  size_t nt_threshold;      /* DL_NT_THRESHOLD: contiguous copies of at least
+                               this many bytes use non-temporal stores; 0: never */
+  size_t list_batch;        /* DL_LIST_BATCH: entries of an iovec or
+                               offset/length batch in file I/O */
+  size_t direct_block;      /* DL_DIRECT_BLOCK: mean block bytes from which
+                               the interposer sends a message's blocks as they
+                               lie, without packing */
+  const char *file;         /* the tuning file read, or NULL */
+} dl_tune;
+const dl_tune *dl_tune_get(void);
+/* prints the thresholds and where each came from, in the tuning file's
+   format */
+int dl_tune_print(FILE *f);
 /* Hints about how a type will be used; DL_HINT_REUSE_HIGH compiles it at
    commit (or at once if already committed). */
 enum { DL_HINT_NONE = 0, DL_HINT_REUSE_HIGH = 1 };

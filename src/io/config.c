@@ -7,6 +7,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 #include "io.h"
+#include "../tune/tune.h"
 
 #define KIB ((size_t)1024)
 #define MIB (1024 * KIB)
@@ -37,9 +38,10 @@ bool dli_io_parse_bytes(const char *s, size_t *out)
 static void load(void)
 {
   long iovmax = sysconf(_SC_IOV_MAX);
+  size_t batch = dli_tune()->list_batch;     /* DL_LIST_BATCH */
   defaults = (dli_io_limits){
-    .list_max = 4096,
-    .iov_max = 4096,
+    .list_max = batch,
+    .iov_max = batch,
     .sys_iov_max = iovmax > 0 ? (size_t)iovmax : 16,   /* POSIX minimum */
     .sieve_read = 4 * MIB,       /* ROMIO's ind_rd_buffer_size */
     .sieve_write = 512 * KIB,    /* ROMIO's ind_wr_buffer_size */

@@ -10,7 +10,6 @@
 #include <unistd.h>
 #include "preload.h"
 
-#define DEFAULT_CHUNK (256u << 10)
 #define MAX_CHUNK (1u << 30)     /* chunks use the int-count MPI calls */
 
 static dlp_config cfg;
@@ -42,13 +41,22 @@ static size_t bytes(const char *name, size_t def, size_t lo, size_t hi)
 
 static void load(void)
 {
+  /* the machine's thresholds, a tuning file and DL_PIPELINE_CHUNK and
+     DL_DIRECT_BLOCK are dl_tune's */
+  const dl_tune *t = dl_tune_get();
   cfg.trace = flag("DL_TRACE");
   cfg.pipeline = flag("DL_PIPELINE");
-  cfg.chunk = bytes("DL_PIPELINE_CHUNK", DEFAULT_CHUNK, 1, MAX_CHUNK);
+  cfg.chunk = t->pipeline_chunk < MAX_CHUNK ? t->pipeline_chunk : MAX_CHUNK;
+  cfg.direct_block = t->direct_block;
   cfg.ring = (int)bytes("DL_PIPELINE_RING", 4, 2, 4);
+  const char *s = getenv("DL_STRATEGY");
+  cfg.strategy = s && !strcmp(s, "pack") ? DLP_S_PACK
+               : s && !strcmp(s, "blocks") ? DLP_S_BLOCKS : -1;
   if (cfg.trace)
-    dlp_trace("active: %s mode, chunk %zu bytes, ring %d",
-              cfg.pipeline ? "pipeline" : "default", cfg.chunk, cfg.ring);
+    dlp_trace("active: %s mode, chunk %zu bytes, ring %d, strategy %s, direct "
+              "blocks from %zu bytes", cfg.pipeline ? "pipeline" : "default",
+              cfg.chunk, cfg.ring, cfg.strategy < 0 ? "auto"
+              : dlp_strategy_name(cfg.strategy), cfg.direct_block);
 }
 
 const dlp_config *dlp_cfg(void)
@@ -63,6 +71,12 @@ void dlp_configure(bool pipeline, size_t chunk)
   cfg.pipeline = pipeline;
   if (chunk > 0 && chunk <= MAX_CHUNK)
     cfg.chunk = chunk;
+}
+
+void dlp_configure_strategy(int strategy)
+{
+  pthread_once(&once, load);
+  cfg.strategy = strategy;
 }
 
 void dlp_trace(const char *fmt, ...)

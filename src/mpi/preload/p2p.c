@@ -1,15 +1,17 @@
 /* Point-to-point calls with derived datatypes through dataloop.
  *
  * Default mode: a message is exactly one MPI message holding the native
- * packed stream, no header. A derived-type send packs into a staging buffer
- * and sends it as MPI_PACKED bytes; a derived-type receive receives
- * MPI_PACKED bytes into staging and, at completion, unpacks only the bytes
- * that arrived. Its status is MPICH's status of that byte receive, so
- * MPI_Get_count and MPI_Get_elements with the user's type, truncation and
- * cancellation are MPICH's own. Predefined types and types whose data is
- * one dense run go to MPICH with the user's own arguments, no copy; so do
- * MPI_PROC_NULL peers and arguments MPICH must judge (a negative count, a
- * null type).
+ * packed stream, no header, moved as strategy.c chooses. PACK: a
+ * derived-type send packs into a staging buffer and sends it as MPI_PACKED
+ * bytes; a derived-type receive receives MPI_PACKED bytes into staging
+ * and, at completion, unpacks only the bytes that arrived. BLOCKS: the
+ * same bytes, which MPICH gathers from (or scatters to) the user's large
+ * blocks itself, through an hindexed type of bytes. Either way the status
+ * is MPICH's status of that byte transfer, so MPI_Get_count and
+ * MPI_Get_elements with the user's type, truncation and cancellation are
+ * MPICH's own. Predefined types and types whose data is one dense run go
+ * to MPICH with the user's own arguments, no copy; so do MPI_PROC_NULL
+ * peers and arguments MPICH must judge (a negative count, a null type).
  *
  * Pipeline mode (DL_PIPELINE=1, pipeline.c) turns messages of at least a
  * chunk into chunk streams; blocking calls then run as the nonblocking ones
@@ -43,13 +45,29 @@ static bool pipe_recv(const dlp_data *d)
 
 /* ---- sends ---- */
 
-static int isend_data(const dlp_data *d, int dest, int tag, MPI_Comm comm, int mode,
+/* the user's blocks through the hindexed type of the plan */
+static int isend_blocks(dlp_data *d, int dest, int tag, MPI_Comm comm, int mode,
+                        MPI_Request *req)
+{
+  DLP_TRACE("isend: %zu bytes from the user's blocks to %d, tag %d", d->bytes,
+            dest, tag);
+  int rc = dlp_isend_as(d->buf, 1, d->blocks, dest, tag, comm, mode, req);
+  dlp_plan_done(d);
+  return rc;
+}
+
+static int isend_data(const dlp_data *d0, int dest, int tag, MPI_Comm comm, int mode,
                       MPI_Request *req)
 {
-  if (dlp_cfg()->pipeline && dlp_pipe_send_needed(d, dest, tag, comm))
-    return dlp_pipe_isend(d, dest, tag, comm, mode, req);
-  if (dlp_straight(d))
-    return dlp_isend_as(d->buf, d->count, d->dt, dest, tag, comm, mode, req);
+  if (dlp_cfg()->pipeline && dlp_pipe_send_needed(d0, dest, tag, comm))
+    return dlp_pipe_isend(d0, dest, tag, comm, mode, req);
+  if (dlp_straight(d0))
+    return dlp_isend_as(d0->buf, d0->count, d0->dt, dest, tag, comm, mode, req);
+  dlp_data dd = *d0, *d = &dd;
+  dlp_plan(d, false);
+  if (d->strategy == DLP_S_BLOCKS)
+    return isend_blocks(d, dest, tag, comm, mode, req);
+  dlp_plan_done(d);
   void *stage;
   int rc = dlp_stage_out(d, &stage);
   dlp_req *e = rc ? NULL : dlp_req_new(DLP_REQ_SEND);
@@ -84,6 +102,15 @@ static int send_common(const void *buf, MPI_Count count, MPI_Datatype dt, int de
   }
   if (dlp_straight(&d))
     return dlp_send_as(buf, count, dt, dest, tag, comm, mode);
+  dlp_plan(&d, false);
+  if (d.strategy == DLP_S_BLOCKS) {
+    DLP_TRACE("send: %zu bytes from the user's blocks to %d, tag %d", d.bytes,
+              dest, tag);
+    rc = dlp_send_as(buf, 1, d.blocks, dest, tag, comm, mode);
+    dlp_plan_done(&d);
+    return rc;
+  }
+  dlp_plan_done(&d);
   void *stage;
   if ((rc = dlp_stage_out(&d, &stage)))
     return dlp_raise(comm, rc);
@@ -106,13 +133,23 @@ static int isend_common(const void *buf, MPI_Count count, MPI_Datatype dt, int d
 
 /* ---- receives ---- */
 
-static int irecv_data(const dlp_data *d, int src, int tag, MPI_Comm comm,
+static int irecv_data(const dlp_data *d0, int src, int tag, MPI_Comm comm,
                       MPI_Request *req)
 {
-  if (dlp_cfg()->pipeline && d->bytes >= dlp_cfg()->chunk)
-    return dlp_pipe_irecv(d, src, tag, comm, req);
-  if (dlp_straight(d))
-    return dlp_irecv_as(d->buf, d->count, d->dt, src, tag, comm, req);
+  if (dlp_cfg()->pipeline && d0->bytes >= dlp_cfg()->chunk)
+    return dlp_pipe_irecv(d0, src, tag, comm, req);
+  if (dlp_straight(d0))
+    return dlp_irecv_as(d0->buf, d0->count, d0->dt, src, tag, comm, req);
+  dlp_data dd = *d0, *d = &dd;
+  dlp_plan(d, false);
+  if (d->strategy == DLP_S_BLOCKS) {
+    DLP_TRACE("irecv: up to %zu bytes into the user's blocks from %d, tag %d",
+              d->bytes, src, tag);
+    int rc = dlp_irecv_as(d->buf, 1, d->blocks, src, tag, comm, req);
+    dlp_plan_done(d);
+    return rc;
+  }
+  dlp_plan_done(d);
   void *stage = malloc(d->bytes);
   dlp_req *e = stage ? dlp_req_new(DLP_REQ_RECV) : NULL;
   if (!e) {
@@ -165,6 +202,15 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int
   }
   if (dlp_straight(&d))
     return dlp_recv_as(buf, count, dt, src, tag, comm, status);
+  dlp_plan(&d, false);
+  if (d.strategy == DLP_S_BLOCKS) {
+    DLP_TRACE("recv: up to %zu bytes into the user's blocks from %d, tag %d",
+              d.bytes, src, tag);
+    rc = dlp_recv_as(buf, 1, d.blocks, src, tag, comm, status);
+    dlp_plan_done(&d);
+    return rc;
+  }
+  dlp_plan_done(&d);
   return recv_staged(&d, src, tag, comm, status);
 }
 
@@ -236,19 +282,27 @@ static int sendrecv_common(const void *sbuf, MPI_Count scount, MPI_Datatype styp
   if (dlp_straight(&s) && dlp_straight(&r))
     return sendrecv_as(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src,
                        rtag, comm, status);
+  /* each side as one byte transfer: the user's blocks, or staged */
+  dlp_plan(&s, false);
+  dlp_plan(&r, false);
+  bool sb = s.strategy == DLP_S_BLOCKS, rb = r.strategy == DLP_S_BLOCKS;
   void *so = NULL, *ri = NULL;
-  int rc = dlp_straight(&s) ? MPI_SUCCESS : dlp_stage_out(&s, &so);
-  if (!rc && !dlp_straight(&r) && !(ri = malloc(r.bytes)))
+  int rc = dlp_straight(&s) || sb ? MPI_SUCCESS : dlp_stage_out(&s, &so);
+  if (!rc && !dlp_straight(&r) && !rb && !(ri = malloc(r.bytes)))
     rc = MPI_ERR_NO_MEM;
   if (rc) {
     free(so);
+    dlp_plan_done(&s);
+    dlp_plan_done(&r);
     return dlp_raise(comm, rc);
   }
   MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-  rc = sendrecv_as(so ? so : sbuf, so ? (MPI_Count)s.bytes : scount,
-                   so ? MPI_PACKED : stype, dest, stag, ri ? ri : rbuf,
-                   ri ? (MPI_Count)r.bytes : rcount, ri ? MPI_PACKED : rtype, src,
-                   rtag, comm, st);
+  rc = sendrecv_as(so ? so : sbuf, sb ? 1 : so ? (MPI_Count)s.bytes : scount,
+                   sb ? s.blocks : so ? MPI_PACKED : stype, dest, stag, ri ? ri : rbuf,
+                   rb ? 1 : ri ? (MPI_Count)r.bytes : rcount,
+                   rb ? r.blocks : ri ? MPI_PACKED : rtype, src, rtag, comm, st);
+  dlp_plan_done(&s);
+  dlp_plan_done(&r);
   if (ri && (rc == MPI_SUCCESS || dlp_class(rc) == MPI_ERR_TRUNCATE))
     dlp_stage_in(&r, ri, dlp_status_bytes(st));
   free(so);

@@ -12,6 +12,7 @@
  *   requests.c  the table of interposed requests, freed requests, finalize
  *   complete.c  MPI_Wait*, MPI_Test*, MPI_Request_free, MPI_Cancel
  *   pipeline.c  the opt-in chunk streams (DL_PIPELINE=1)
+ *   strategy.c  how each (type, count) moves: direct, blocks, pack, pipeline
  */
 #ifndef DLP_PRELOAD_H
 #define DLP_PRELOAD_H
@@ -25,13 +26,18 @@
 typedef struct dlp_config {
   bool trace;        /* DL_TRACE=1: a line per interposed operation, stderr */
   bool pipeline;     /* DL_PIPELINE=1: messages >= chunk bytes are streams */
-  size_t chunk;      /* DL_PIPELINE_CHUNK: bytes per chunk (256 KiB) */
+  size_t chunk;      /* DL_PIPELINE_CHUNK: bytes per chunk (dl_tune) */
   int ring;          /* DL_PIPELINE_RING: packed chunks in flight, 2..4 */
+  int strategy;      /* DL_STRATEGY: DLP_S_PACK or _BLOCKS forced, or -1 */
+  size_t direct_block; /* DL_DIRECT_BLOCK: mean block bytes for BLOCKS */
 } dlp_config;
 DLI_HIDDEN const dlp_config *dlp_cfg(void);
 /* switches the mode at run time (the benchmark does, on all ranks at a
    point where no message is in flight); chunk 0 keeps the chunk size */
 DLI_HIDDEN void dlp_configure(bool pipeline, size_t chunk);
+/* forces a strategy (DLP_S_PACK, DLP_S_BLOCKS) or -1 for the automatic
+   choice; for the benchmark, like dlp_configure */
+DLI_HIDDEN void dlp_configure_strategy(int strategy);
 DLI_HIDDEN void dlp_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define DLP_TRACE(...)                  \
   do {                                  \
@@ -61,7 +67,21 @@ typedef struct dlp_data {
   bool named;          /* dt is predefined */
   bool dense;          /* the packed stream is bytes [base, base + bytes) */
   char *base;
+  int strategy;        /* DLP_S_*, from dlp_plan */
+  MPI_Datatype blocks; /* BLOCKS: the blocks, relative to buf */
+  void *plan;          /* the cache entry in use until dlp_plan_done */
 } dlp_data;
+
+/* ---- strategies (strategy.c) ---- */
+enum { DLP_S_DIRECT, DLP_S_BLOCKS, DLP_S_PACK, DLP_S_PIPE };
+/* chooses how d moves (stream: pipeline mode makes it a chunk stream);
+   BLOCKS leaves the hindexed type in d->blocks. Call dlp_plan_done once
+   the MPI operation using d has started. */
+DLI_HIDDEN void dlp_plan(dlp_data *d, bool stream);
+DLI_HIDDEN void dlp_plan_done(dlp_data *d);
+DLI_HIDDEN const char *dlp_strategy_name(int s);
+/* frees every cached plan (at MPI_Finalize) */
+DLI_HIDDEN void dlp_plans_free(void);
 
 enum { DLP_PASS = -1 };  /* not the interposer's business: MPICH judges */
 /* describes (buf, count, dt): MPI_SUCCESS, DLP_PASS for arguments MPICH

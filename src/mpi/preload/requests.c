@@ -213,6 +213,7 @@ static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
   (void)comm; (void)val; (void)extra;
   orphans_run(true);
   dlp_pipe_drain_orphans();
+  dlp_plans_free();
   PMPI_Comm_free_keyval(&key);
   return MPI_SUCCESS;
 }

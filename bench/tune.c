@@ -1,0 +1,362 @@
+/* dataloop-tune: measures this machine's thresholds and writes the tuning
+ * file the library reads at start-up (doc/tuning.md).
+ *
+ *   mpiexec -n 2 dataloop-tune [--quick] [--file PATH] [--out DIR]
+ *
+ * Every setting is measured over repeated runs and reported as minimum,
+ * median and maximum; medians decide (single runs of a ping-pong scatter
+ * too much to pick from). Four measurements:
+ *   nt      a copy of 1 to 256 MiB with memcpy and with non-temporal
+ *           stores (rank 0): nt_threshold is the size from which the
+ *           streaming copy wins by 5% at every larger size, or 0
+ *   pack    dl_segment_pack of an 8 MiB vector in chunks of 16 KiB to
+ *           4 MiB (rank 0): what a chunk costs the packing side
+ *   chunks  ping-pong of that vector in pipeline mode over the same chunk
+ *           sizes: pipeline_chunk is the fastest
+ *   blocks  ping-pong of 32 MiB in blocks of 4 KiB to 4 MiB, packed and
+ *           sent as the blocks lie: direct_block is the smallest block from
+ *           which sending the blocks wins at every larger size
+ * The file goes to PATH, else DL_TUNE_FILE, else
+ * $XDG_CONFIG_HOME (or ~/.config)/dataloop/tune.conf; the curves to DIR
+ * (default bench/results) as tune-*.csv for bench/tune.gp. The
+ * interposer's code is linked in, as in dataloop-pingpong. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "bench.h"
+#include "preload.h"
+#include "../src/tune/tune.h"
+
+enum { TAG = 23 };
+
+static int rank, peer;
+static int reps = 9;
+
+typedef struct stat3 {
+  double med, lo, hi;
+} stat3;
+
+static stat3 stats(double *v, int n)
+{
+  qsort(v, (size_t)n, sizeof(double), bench_cmp_double);
+  return (stat3){v[n / 2], v[0], v[n - 1]};
+}
+
+/* ---- nt: memcpy against non-temporal stores (rank 0) ---- */
+
+static size_t measure_nt(FILE *csv)
+{
+  static const int mib[] = {1, 4, 16, 64, 256};
+  enum { N = sizeof(mib) / sizeof(mib[0]) };
+  stat3 plain[N], nt[N];
+  for (int k = 0; k < N; k++) {
+    size_t n = (size_t)mib[k] << 20;
+    char *a = malloc(n), *b = malloc(n);
+    memset(a, 1, n);
+    memset(b, 2, n);
+    double r1[32], r2[32];
+    int times = (int)(((size_t)256 << 20) / n);       /* ~256 MiB a run */
+    for (int r = 0; r < reps; r++) {
+      double t0 = bench_now();
+      for (int i = 0; i < times; i++)
+        memcpy(b, a, n);
+      double t1 = bench_now();
+      for (int i = 0; i < times; i++)
+        dli_nt_copy(b, a, n);
+      double t2 = bench_now();
+      r1[r] = (double)n * times / (t1 - t0) / 1e6;
+      r2[r] = (double)n * times / (t2 - t1) / 1e6;
+    }
+    plain[k] = stats(r1, reps);
+    nt[k] = stats(r2, reps);
+    printf("nt      %4d MiB   memcpy %7.0f MB/s (%6.0f - %6.0f)   streaming %7.0f MB/s "
+           "(%6.0f - %6.0f)\n", mib[k], plain[k].med, plain[k].lo, plain[k].hi,
+           nt[k].med, nt[k].lo, nt[k].hi);
+    fprintf(csv, "%zu,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f\n", n, plain[k].med, plain[k].lo,
+            plain[k].hi, nt[k].med, nt[k].lo, nt[k].hi);
+    free(a);
+    free(b);
+  }
+  size_t from = 0;
+  for (int k = N - 1; k >= 0 && nt[k].med > 1.05 * plain[k].med; k--)
+    from = (size_t)mib[k] << 20;
+  return from;
+}
+
+/* ---- pack: chunked packing (rank 0) ---- */
+
+static const size_t chunk_sizes[] = {16 << 10, 32 << 10, 64 << 10, 128 << 10,
+                                     256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20};
+#define NCHUNK (int)(sizeof(chunk_sizes) / sizeof(chunk_sizes[0]))
+
+static void measure_pack(btest *t, char *out, FILE *csv)
+{
+  for (int k = 0; k < NCHUNK; k++) {
+    size_t C = chunk_sizes[k];
+    double r[32];
+    for (int i = 0; i < reps; i++) {
+      double t0 = bench_now();
+      int times = 0;
+      do {
+        dl_segment *s;
+        dl_segment_create(t->origin, t->count, t->dt, &s);
+        for (size_t at = 0; at < t->packed; at += C) {
+          size_t last = at + C;
+          dl_segment_pack(s, at, &last, out + at % (4u << 20));
+        }
+        dl_segment_free(&s);
+        times++;
+      } while (bench_now() - t0 < 0.02);
+      r[i] = (double)t->packed * times / (bench_now() - t0) / 1e6;
+    }
+    stat3 s = stats(r, reps);
+    printf("pack    chunk %5zu KiB   %7.0f MB/s (%6.0f - %6.0f)\n", C >> 10, s.med,
+           s.lo, s.hi);
+    fprintf(csv, "%zu,%.1f,%.1f,%.1f\n", C, s.med, s.lo, s.hi);
+  }
+}
+
+/* ---- ping-pong (both ranks) ---- */
+
+static void round_trip(btest *t)
+{
+  if (rank == 0) {
+    MPI_Send(t->origin, (int)t->count, t->mt, peer, TAG, MPI_COMM_WORLD);
+    MPI_Recv(t->origin, (int)t->count, t->mt, peer, TAG, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+  } else {
+    MPI_Recv(t->origin, (int)t->count, t->mt, peer, TAG, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+    MPI_Send(t->origin, (int)t->count, t->mt, peer, TAG, MPI_COMM_WORLD);
+  }
+}
+
+/* microseconds per round trip over repeated runs of at least 50 ms (the
+   count of round trips is fixed first, so no run pays for deciding when to
+   stop); both ranks agree */
+static stat3 pingpong(btest *t)
+{
+  round_trip(t);                            /* warm: plans, pages */
+  long n = 1;
+  for (;;) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = bench_now();
+    for (long i = 0; i < n; i++)
+      round_trip(t);
+    double dt = bench_now() - t0;
+    long next = dt >= 0.05 ? 0 : dt <= 0 ? n * 16 : (long)(n * (0.06 / dt)) + 1;
+    MPI_Bcast(&next, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    if (!next)
+      break;
+    n = next;
+  }
+  double us[32];
+  for (int r = 0; r < reps; r++) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = bench_now();
+    for (long i = 0; i < n; i++)
+      round_trip(t);
+    us[r] = (bench_now() - t0) / (double)n * 1e6;
+  }
+  stat3 s = stats(us, reps);
+  MPI_Bcast(&s, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return s;
+}
+
+static size_t measure_chunks(btest *t, FILE *csv)
+{
+  size_t best = 0;
+  double best_us = 0;
+  for (int k = 0; k < NCHUNK; k++) {
+    dlp_configure(true, chunk_sizes[k]);
+    dlp_configure_strategy(DLP_S_PACK);
+    stat3 s = pingpong(t);
+    if (rank == 0) {
+      printf("chunks  chunk %5zu KiB   %9.1f us (%8.1f - %8.1f)\n",
+             chunk_sizes[k] >> 10, s.med, s.lo, s.hi);
+      fprintf(csv, "%zu,%.2f,%.2f,%.2f\n", chunk_sizes[k], s.med, s.lo, s.hi);
+    }
+    if (!best || s.med < best_us) {
+      best = chunk_sizes[k];
+      best_us = s.med;
+    }
+  }
+  dlp_configure(false, 0);
+  dlp_configure_strategy(-1);
+  return best;
+}
+
+/* 32 MiB in blocks of b bytes, every other block of 64 MiB */
+static void make_blocks(btest *t, size_t b)
+{
+  memset(t, 0, sizeof(*t));
+  snprintf(t->name, sizeof(t->name), "blocks of %zu", b);
+  bench_alloc(t, 64u << 20);
+  t->origin = t->mem;
+  t->count = 1;
+  dl_count n = (dl_count)((32u << 20) / b), bl = (dl_count)b;
+  dl_type_hvector(n, bl, 2 * bl, dl_builtin(DL_BYTE), &t->dt);
+  dl_type_commit(t->dt);
+  MPI_Type_create_hvector_c(n, bl, 2 * bl, MPI_BYTE, &t->mt);
+  MPI_Type_commit(&t->mt);
+  dl_pack_size(1, t->dt, &t->packed);
+}
+
+static size_t measure_blocks(FILE *csv)
+{
+  static const size_t bs[] = {4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20,
+                              4 << 20};
+  enum { N = sizeof(bs) / sizeof(bs[0]) };
+  bool wins[N];
+  for (int k = 0; k < N; k++) {
+    btest t;
+    make_blocks(&t, bs[k]);
+    dlp_configure(false, 0);
+    dlp_configure_strategy(DLP_S_PACK);
+    stat3 p = pingpong(&t);
+    dlp_configure_strategy(DLP_S_BLOCKS);
+    stat3 b = pingpong(&t);
+    dlp_configure_strategy(-1);
+    wins[k] = b.med < p.med;
+    if (rank == 0) {
+      printf("blocks  block %5zu KiB   packed %9.1f us (%8.1f - %8.1f)   as they lie "
+             "%9.1f us (%8.1f - %8.1f)\n", bs[k] >> 10, p.med, p.lo, p.hi, b.med,
+             b.lo, b.hi);
+      fprintf(csv, "%zu,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n", bs[k], p.med, p.lo, p.hi,
+              b.med, b.lo, b.hi);
+    }
+    bench_free(&t);
+  }
+  size_t from = (size_t)1 << 40;            /* never: blocks always packed */
+  for (int k = N - 1; k >= 0 && wins[k]; k--)
+    from = bs[k];
+  return from;
+}
+
+static FILE *open_csv(const char *dir, const char *name, const char *header)
+{
+  if (rank != 0)
+    return NULL;
+  char path[512];
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  if (f)
+    fprintf(f, "%s\n", header);
+  return f;
+}
+
+/* the directories of path, made */
+static void make_dirs(const char *path)
+{
+  char d[4096];
+  snprintf(d, sizeof(d), "%s", path);
+  for (char *p = d + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      mkdir(d, 0755);
+      *p = '/';
+    }
+}
+
+static void file_path(char *out, size_t n, const char *arg)
+{
+  const char *e = getenv("DL_TUNE_FILE"), *x = getenv("XDG_CONFIG_HOME"),
+             *h = getenv("HOME");
+  if (arg)
+    snprintf(out, n, "%s", arg);
+  else if (e && *e)
+    snprintf(out, n, "%s", e);
+  else if (x && *x)
+    snprintf(out, n, "%s/dataloop/tune.conf", x);
+  else
+    snprintf(out, n, "%s/.config/dataloop/tune.conf", h ? h : ".");
+}
+
+int main(int argc, char **argv)
+{
+  const char *file = NULL, *out = "bench/results";
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--quick"))
+      reps = 5;
+    else if (!strcmp(argv[i], "--file") && i + 1 < argc)
+      file = argv[++i];
+    else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+      out = argv[++i];
+    else {
+      fprintf(stderr, "usage: mpiexec -n 2 dataloop-tune [--quick] [--file PATH] "
+                      "[--out DIR]\n");
+      return 2;
+    }
+  }
+  setenv("DL_JIT", "0", 1);
+  MPI_Init(&argc, &argv);
+  int size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size != 2) {
+    if (rank == 0)
+      fprintf(stderr, "dataloop-tune runs on exactly 2 ranks (mpiexec -n 2)\n");
+    MPI_Finalize();
+    return 2;
+  }
+  peer = 1 - rank;
+  if (rank == 0) {
+    mkdir(out, 0755);
+    printf("dataloop-tune: median (min - max) of %d runs each\n", reps);
+    dl_tune_print(stdout);
+  }
+  FILE *fnt = open_csv(out, "tune-nt.csv", "bytes,memcpy_mbs,min,max,nt_mbs,min,max");
+  FILE *fpk = open_csv(out, "tune-pack.csv", "chunk,pack_mbs,min,max");
+  FILE *fch = open_csv(out, "tune-chunks.csv", "chunk,roundtrip_us,min,max");
+  FILE *fbl = open_csv(out, "tune-blocks.csv",
+                       "block,packed_us,min,max,blocks_us,min,max");
+  size_t nt = rank == 0 ? measure_nt(fnt) : 0;
+  MPI_Bcast(&nt, sizeof(nt), MPI_BYTE, 0, MPI_COMM_WORLD);
+
+  const bentry *vec = NULL;
+  for (const bentry *e = bench_synthetic; e->name; e++)
+    if (!strcmp(e->name, "Vector (DOUBLE)"))
+      vec = e;
+  btest t;
+  if (!vec || !bench_make(vec, &t)) {
+    fprintf(stderr, "no Vector (DOUBLE) test\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  dl_pack_size(t.count, t.dt, &t.packed);
+  if (rank == 0) {
+    char *buf = malloc(4u << 20);
+    measure_pack(&t, buf, fpk);
+    free(buf);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  size_t chunk = measure_chunks(&t, fch);
+  bench_free(&t);
+  size_t direct = measure_blocks(fbl);
+
+  if (rank == 0) {
+    for (FILE **f = (FILE *[]){fnt, fpk, fch, fbl}, **e = f + 4; f < e; f++)
+      if (*f)
+        fclose(*f);
+    char path[4096];
+    file_path(path, sizeof(path), file);
+    make_dirs(path);
+    FILE *w = fopen(path, "w");
+    if (!w) {
+      fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    fprintf(w, "# written by dataloop-tune: medians of %d runs (doc/tuning.md)\n",
+            reps);
+    fprintf(w, "pipeline_chunk %zu\t# fastest pipelined ping-pong of 8 MiB\n", chunk);
+    fprintf(w, "direct_block %zu\t# from here blocks sent as they lie win\n", direct);
+    fprintf(w, "nt_threshold %zu\t# 0: non-temporal stores never won\n", nt);
+    fprintf(w, "list_batch %zu\n", dl_tune_get()->list_batch);
+    fclose(w);
+    printf("\nwrote %s:\n  pipeline_chunk %zu\n  direct_block %zu\n  nt_threshold %zu\n"
+           "curves: %s/tune-*.csv\n", path, chunk, direct, nt, out);
+  }
+  MPI_Finalize();
+  return 0;
+}

@@ -269,10 +269,6 @@ static bool matches(const char *name, const char *filter)
 
 static void print_rows(const btest *t, const stat3 *st, const char *choice, FILE *csv)
 {
-  /* the automatic choice against the best forced strategy */
-  double best = st[V_PACK].med < st[V_BLOCKS].med ? st[V_PACK].med : st[V_BLOCKS].med;
-  printf("%-22s %9s  auto: %s, %.2f of the best forced strategy's time\n", "", "",
-         choice, st[V_DL].med / best);
   for (int v = 0; v < NVAR; v++) {
     double ovh = (st[v].med - st[V_CONTIG].med) / st[V_CONTIG].med;
     if (v)
@@ -289,6 +285,10 @@ static void print_rows(const btest *t, const stat3 *st, const char *choice, FILE
       fprintf(csv, "\"%s\",%zu,%s,%.2f,%.2f,%.2f,%.4f\n", t->name, t->packed,
               var_names[v], st[v].med, st[v].lo, st[v].hi, ovh);
   }
+  /* the automatic choice against the best forced strategy */
+  double best = st[V_PACK].med < st[V_BLOCKS].med ? st[V_PACK].med : st[V_BLOCKS].med;
+  printf("%-22s %9s  auto chose %s: %.2f of the best forced strategy's time\n", "", "",
+         choice, st[V_DL].med / best);
   fflush(stdout);
 }
 

@@ -13,7 +13,7 @@
  *           4 MiB (rank 0): what a chunk costs the packing side
  *   chunks  ping-pong of that vector in pipeline mode over the same chunk
  *           sizes: pipeline_chunk is the fastest
- *   blocks  ping-pong of 32 MiB in blocks of 4 KiB to 4 MiB, packed and
+ *   blocks  ping-pong of 32 MiB in blocks of 64 bytes to 4 MiB, packed and
  *           sent as the blocks lie: direct_block is the smallest block from
  *           which sending the blocks wins at every larger size
  * The file goes to PATH, else DL_TUNE_FILE, else
@@ -206,8 +206,8 @@ static void make_blocks(btest *t, size_t b)
 
 static size_t measure_blocks(FILE *csv)
 {
-  static const size_t bs[] = {4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20,
-                              4 << 20};
+  static const size_t bs[] = {64, 256, 1 << 10, 4 << 10, 16 << 10, 64 << 10,
+                              256 << 10, 1 << 20, 4 << 20};
   enum { N = sizeof(bs) / sizeof(bs[0]) };
   bool wins[N];
   for (int k = 0; k < N; k++) {
@@ -221,8 +221,8 @@ static size_t measure_blocks(FILE *csv)
     dlp_configure_strategy(-1);
     wins[k] = b.med < p.med;
     if (rank == 0) {
-      printf("blocks  block %5zu KiB   packed %9.1f us (%8.1f - %8.1f)   as they lie "
-             "%9.1f us (%8.1f - %8.1f)\n", bs[k] >> 10, p.med, p.lo, p.hi, b.med,
+      printf("blocks  block %7zu B   packed %9.1f us (%8.1f - %8.1f)   as they lie "
+             "%9.1f us (%8.1f - %8.1f)\n", bs[k], p.med, p.lo, p.hi, b.med,
              b.lo, b.hi);
       fprintf(csv, "%zu,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n", bs[k], p.med, p.lo, p.hi,
               b.med, b.lo, b.hi);

@@ -8,7 +8,7 @@ set multiplot layout 1,3
 set logscale x 2
 set grid
 set key top left
-set format x "%.0s%cB"
+set format x "%.0b %BB"
 
 set title "pipelined ping-pong of an 8 MiB vector"
 set xlabel "chunk size"

@@ -1,7 +1,92 @@
 /* A user buffer as the interposer sees it, and the staging buffers that
- * carry derived-type data as the native packed stream. */
+ * carry derived-type data as the native packed stream.
+ *
+ * Staging buffers of 64 KiB and more are kept for reuse, four at most: a
+ * large malloc is an mmap whose pages fault in, zeroed, on first touch and
+ * go back to the kernel on free, which for a 32 MiB message cost twice as
+ * much as packing it. */
+#include <pthread.h>
 #include <stdlib.h>
 #include "preload.h"
+
+#define KEEP 4
+#define KEEP_MIN ((size_t)64 << 10)
+#define KEEP_MAX ((size_t)256 << 20)
+#define HEAD 64                    /* the capacity, and alignment */
+
+static pthread_mutex_t keep_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *kept[KEEP];
+
+static size_t cap_of(const char *buf)
+{
+  return *(const size_t *)(buf - HEAD);
+}
+
+void *dlp_stage_get(size_t n)
+{
+  if (n >= KEEP_MIN) {
+    char *best = NULL;
+    int at = -1;
+    pthread_mutex_lock(&keep_lock);
+    for (int i = 0; i < KEEP; i++)
+      if (kept[i] && cap_of(kept[i]) >= n && (!best || cap_of(kept[i]) < cap_of(best))) {
+        best = kept[i];
+        at = i;
+      }
+    if (best)
+      kept[at] = NULL;
+    pthread_mutex_unlock(&keep_lock);
+    if (best)
+      return best;
+  }
+  char *p = malloc(HEAD + (n ? n : 1));
+  if (!p)
+    return NULL;
+  *(size_t *)p = n;
+  return p + HEAD;
+}
+
+void dlp_stage_put(void *buf)
+{
+  if (!buf)
+    return;
+  char *b = buf;
+  size_t cap = cap_of(b);
+  if (cap >= KEEP_MIN && cap <= KEEP_MAX) {
+    pthread_mutex_lock(&keep_lock);
+    int at = -1;
+    for (int i = 0; i < KEEP && at < 0; i++)   /* a free slot */
+      if (!kept[i])
+        at = i;
+    if (at < 0) {                      /* else replace the smallest, if smaller */
+      at = 0;
+      for (int i = 1; i < KEEP; i++)
+        if (cap_of(kept[i]) < cap_of(kept[at]))
+          at = i;
+      if (cap_of(kept[at]) >= cap)
+        at = -1;
+    }
+    if (at >= 0) {
+      char *old = kept[at];
+      kept[at] = b;
+      b = old;
+    }
+    pthread_mutex_unlock(&keep_lock);
+  }
+  if (b)
+    free(b - HEAD);
+}
+
+void dlp_stage_flush(void)
+{
+  pthread_mutex_lock(&keep_lock);
+  for (int i = 0; i < KEEP; i++) {
+    if (kept[i])
+      free(kept[i] - HEAD);
+    kept[i] = NULL;
+  }
+  pthread_mutex_unlock(&keep_lock);
+}
 
 int dlp_data_get(const void *buf, MPI_Count count, MPI_Datatype dt, dlp_data *d)
 {
@@ -32,13 +117,13 @@ int dlp_data_get(const void *buf, MPI_Count count, MPI_Datatype dt, dlp_data *d)
 
 int dlp_stage_out(const dlp_data *d, void **stage)
 {
-  *stage = malloc(d->bytes ? d->bytes : 1);
+  *stage = dlp_stage_get(d->bytes);
   if (!*stage)
     return MPI_ERR_NO_MEM;
   size_t pos = 0;
   int rc = dl_pack(d->buf, d->count, d->t, *stage, d->bytes, &pos);
   if (rc) {
-    free(*stage);
+    dlp_stage_put(*stage);
     *stage = NULL;
     return dlp_class_of(rc);
   }

@@ -30,6 +30,23 @@ static int side(const void *buf, MPI_Count count, MPI_Datatype dt, int peer,
   return count < 0 || dt == MPI_DATATYPE_NULL ? DLP_PASS : MPI_SUCCESS;
 }
 
+/* What MPICH gets for data that needs no dataloop work: the user's own
+   arguments for predefined types and empty data; a dense derived type as
+   its bytes where they lie (MPICH would otherwise walk a struct of many
+   members element by element, to the same bytes). */
+typedef struct args {
+  void *buf;
+  MPI_Count count;
+  MPI_Datatype dt;
+} args;
+
+static args direct(const dlp_data *d)
+{
+  if (d->named || d->bytes == 0)
+    return (args){d->buf, d->count, d->dt};
+  return (args){d->base, (MPI_Count)d->bytes, MPI_BYTE};
+}
+
 /* pipeline mode with a stream in progress or to start: blocking calls
    become nonblocking ones plus the interposer's wait */
 static bool pipe_send(const dlp_data *d, int dest, int tag, MPI_Comm comm)
@@ -61,8 +78,10 @@ static int isend_data(const dlp_data *d0, int dest, int tag, MPI_Comm comm, int 
 {
   if (dlp_cfg()->pipeline && dlp_pipe_send_needed(d0, dest, tag, comm))
     return dlp_pipe_isend(d0, dest, tag, comm, mode, req);
-  if (dlp_straight(d0))
-    return dlp_isend_as(d0->buf, d0->count, d0->dt, dest, tag, comm, mode, req);
+  if (dlp_straight(d0)) {
+    args a = direct(d0);
+    return dlp_isend_as(a.buf, a.count, a.dt, dest, tag, comm, mode, req);
+  }
   dlp_data dd = *d0, *d = &dd;
   dlp_plan(d, false);
   if (d->strategy == DLP_S_BLOCKS)
@@ -72,13 +91,13 @@ static int isend_data(const dlp_data *d0, int dest, int tag, MPI_Comm comm, int 
   int rc = dlp_stage_out(d, &stage);
   dlp_req *e = rc ? NULL : dlp_req_new(DLP_REQ_SEND);
   if (!e) {
-    free(stage);
+    dlp_stage_put(stage);
     return dlp_raise(comm, rc ? rc : MPI_ERR_NO_MEM);
   }
   DLP_TRACE("isend: %zu packed bytes to %d, tag %d", d->bytes, dest, tag);
   rc = dlp_isend_as(stage, (MPI_Count)d->bytes, MPI_PACKED, dest, tag, comm, mode, req);
   if (rc) {
-    free(stage);
+    dlp_stage_put(stage);
     free(e);
     return rc;
   }
@@ -100,8 +119,10 @@ static int send_common(const void *buf, MPI_Count count, MPI_Datatype dt, int de
     rc = isend_data(&d, dest, tag, comm, mode, &r);
     return rc ? rc : dlp_wait(&r, MPI_STATUS_IGNORE);
   }
-  if (dlp_straight(&d))
-    return dlp_send_as(buf, count, dt, dest, tag, comm, mode);
+  if (dlp_straight(&d)) {
+    args a = direct(&d);
+    return dlp_send_as(a.buf, a.count, a.dt, dest, tag, comm, mode);
+  }
   dlp_plan(&d, false);
   if (d.strategy == DLP_S_BLOCKS) {
     DLP_TRACE("send: %zu bytes from the user's blocks to %d, tag %d", d.bytes,
@@ -116,7 +137,7 @@ static int send_common(const void *buf, MPI_Count count, MPI_Datatype dt, int de
     return dlp_raise(comm, rc);
   DLP_TRACE("send: %zu packed bytes to %d, tag %d", d.bytes, dest, tag);
   rc = dlp_send_as(stage, (MPI_Count)d.bytes, MPI_PACKED, dest, tag, comm, mode);
-  free(stage);
+  dlp_stage_put(stage);
   return rc;
 }
 
@@ -138,8 +159,10 @@ static int irecv_data(const dlp_data *d0, int src, int tag, MPI_Comm comm,
 {
   if (dlp_cfg()->pipeline && d0->bytes >= dlp_cfg()->chunk)
     return dlp_pipe_irecv(d0, src, tag, comm, req);
-  if (dlp_straight(d0))
-    return dlp_irecv_as(d0->buf, d0->count, d0->dt, src, tag, comm, req);
+  if (dlp_straight(d0)) {
+    args a = direct(d0);
+    return dlp_irecv_as(a.buf, a.count, a.dt, src, tag, comm, req);
+  }
   dlp_data dd = *d0, *d = &dd;
   dlp_plan(d, false);
   if (d->strategy == DLP_S_BLOCKS) {
@@ -150,16 +173,16 @@ static int irecv_data(const dlp_data *d0, int src, int tag, MPI_Comm comm,
     return rc;
   }
   dlp_plan_done(d);
-  void *stage = malloc(d->bytes);
+  void *stage = dlp_stage_get(d->bytes);
   dlp_req *e = stage ? dlp_req_new(DLP_REQ_RECV) : NULL;
   if (!e) {
-    free(stage);
+    dlp_stage_put(stage);
     return dlp_raise(comm, MPI_ERR_NO_MEM);
   }
   DLP_TRACE("irecv: up to %zu packed bytes from %d, tag %d", d->bytes, src, tag);
   int rc = dlp_irecv_as(stage, (MPI_Count)d->bytes, MPI_PACKED, src, tag, comm, req);
   if (rc) {
-    free(stage);
+    dlp_stage_put(stage);
     free(e);
     return rc;
   }
@@ -175,7 +198,7 @@ static int irecv_data(const dlp_data *d0, int src, int tag, MPI_Comm comm,
 static int recv_staged(const dlp_data *d, int src, int tag, MPI_Comm comm,
                        MPI_Status *status)
 {
-  void *stage = malloc(d->bytes);
+  void *stage = dlp_stage_get(d->bytes);
   if (!stage)
     return dlp_raise(comm, MPI_ERR_NO_MEM);
   MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
@@ -183,7 +206,7 @@ static int recv_staged(const dlp_data *d, int src, int tag, MPI_Comm comm,
   int rc = dlp_recv_as(stage, (MPI_Count)d->bytes, MPI_PACKED, src, tag, comm, st);
   if (rc == MPI_SUCCESS || dlp_class(rc) == MPI_ERR_TRUNCATE)
     dlp_stage_in(d, stage, dlp_status_bytes(st));
-  free(stage);
+  dlp_stage_put(stage);
   return rc;
 }
 
@@ -200,8 +223,10 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int
     rc = irecv_data(&d, src, tag, comm, &r);
     return rc ? rc : dlp_wait(&r, status);
   }
-  if (dlp_straight(&d))
-    return dlp_recv_as(buf, count, dt, src, tag, comm, status);
+  if (dlp_straight(&d)) {
+    args a = direct(&d);
+    return dlp_recv_as(a.buf, a.count, a.dt, src, tag, comm, status);
+  }
   dlp_plan(&d, false);
   if (d.strategy == DLP_S_BLOCKS) {
     DLP_TRACE("recv: up to %zu bytes into the user's blocks from %d, tag %d",
@@ -279,34 +304,38 @@ static int sendrecv_common(const void *sbuf, MPI_Count scount, MPI_Datatype styp
     return dlp_raise(comm, es ? es : er);
   if (pipe_send(&s, dest, stag, comm) || pipe_recv(&r))
     return sendrecv_pipe(&s, dest, stag, &r, src, rtag, comm, status);
-  if (dlp_straight(&s) && dlp_straight(&r))
-    return sendrecv_as(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src,
+  if (dlp_straight(&s) && dlp_straight(&r)) {
+    args a = direct(&s), b = direct(&r);
+    return sendrecv_as(a.buf, a.count, a.dt, dest, stag, b.buf, b.count, b.dt, src,
                        rtag, comm, status);
+  }
   /* each side as one byte transfer: the user's blocks, or staged */
   dlp_plan(&s, false);
   dlp_plan(&r, false);
   bool sb = s.strategy == DLP_S_BLOCKS, rb = r.strategy == DLP_S_BLOCKS;
   void *so = NULL, *ri = NULL;
   int rc = dlp_straight(&s) || sb ? MPI_SUCCESS : dlp_stage_out(&s, &so);
-  if (!rc && !dlp_straight(&r) && !rb && !(ri = malloc(r.bytes)))
+  if (!rc && !dlp_straight(&r) && !rb && !(ri = dlp_stage_get(r.bytes)))
     rc = MPI_ERR_NO_MEM;
   if (rc) {
-    free(so);
+    dlp_stage_put(so);
     dlp_plan_done(&s);
     dlp_plan_done(&r);
     return dlp_raise(comm, rc);
   }
   MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-  rc = sendrecv_as(so ? so : sbuf, sb ? 1 : so ? (MPI_Count)s.bytes : scount,
-                   sb ? s.blocks : so ? MPI_PACKED : stype, dest, stag, ri ? ri : rbuf,
-                   rb ? 1 : ri ? (MPI_Count)r.bytes : rcount,
-                   rb ? r.blocks : ri ? MPI_PACKED : rtype, src, rtag, comm, st);
+  args a = sb ? (args){(void *)sbuf, 1, s.blocks} : so ? (args){so, (MPI_Count)s.bytes, MPI_PACKED}
+                                             : direct(&s);
+  args b = rb ? (args){rbuf, 1, r.blocks} : ri ? (args){ri, (MPI_Count)r.bytes, MPI_PACKED}
+                                             : direct(&r);
+  rc = sendrecv_as(a.buf, a.count, a.dt, dest, stag, b.buf, b.count, b.dt, src, rtag,
+                   comm, st);
   dlp_plan_done(&s);
   dlp_plan_done(&r);
   if (ri && (rc == MPI_SUCCESS || dlp_class(rc) == MPI_ERR_TRUNCATE))
     dlp_stage_in(&r, ri, dlp_status_bytes(st));
-  free(so);
-  free(ri);
+  dlp_stage_put(so);
+  dlp_stage_put(ri);
   return rc;
 }
 

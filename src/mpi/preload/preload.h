@@ -94,6 +94,11 @@ static inline bool dlp_straight(const dlp_data *d)
 {
   return d->named || d->dense || d->bytes == 0;
 }
+/* staging memory of n bytes (a kept buffer when one is large enough), and
+   its return; dlp_stage_flush frees the kept ones (at MPI_Finalize) */
+DLI_HIDDEN void *dlp_stage_get(size_t n);
+DLI_HIDDEN void dlp_stage_put(void *buf);
+DLI_HIDDEN void dlp_stage_flush(void);
 /* a new staging buffer (at least one byte) holding the packed data; an MPI
    error class on failure */
 DLI_HIDDEN int dlp_stage_out(const dlp_data *d, void **stage);

@@ -137,7 +137,7 @@ static void complete_staged(dlp_req *r, const MPI_Status *st, int err)
       dlp_stage_in(&r->d, r->stage, dlp_status_bytes(st));
     dl_type_free(&r->d.t);
   }
-  free(r->stage);
+  dlp_stage_put(r->stage);
   free(r);
   atomic_fetch_sub(&live, 1);
 }
@@ -214,6 +214,7 @@ static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
   orphans_run(true);
   dlp_pipe_drain_orphans();
   dlp_plans_free();
+  dlp_stage_flush();
   PMPI_Comm_free_keyval(&key);
   return MPI_SUCCESS;
 }

@@ -418,44 +418,38 @@ static int oneshot(bool pack, uintptr_t user, dl_count count, const dl_type *t,
   return n < size ? DL_ERR_TRUNCATE : DL_OK;
 }
 
-int dl_pack_external(const char *datarep, const void *inbuf, dl_count incount,
-                     const dl_type *t, void *outbuf, size_t outsize,
-                     size_t *position)
+/* MPI_Pack_external's and MPI_Unpack_external's checks and position
+   arithmetic around oneshot: ext, size bytes, is the external side */
+static int call(bool pack, const char *datarep, uintptr_t user, dl_count count,
+                const dl_type *t, const void *ext, size_t size, size_t *position)
 {
   int rc = datarep_ok(datarep);
   if (rc)
     return rc;
-  if (!dli_type_valid(t) || incount < 0 || !position || *position > outsize ||
-      (!outbuf && outsize > 0))
+  if (!dli_type_valid(t) || count < 0 || !position || *position > size ||
+      (!ext && size > 0))
     return DL_ERR_ARG;
   if (!dli_type_committed(t))
     return DL_ERR_NOT_COMMITTED;
   size_t moved;
-  rc = oneshot(true, (uintptr_t)inbuf, incount, t,
-               outbuf ? (char *)outbuf + *position : NULL, outsize - *position,
-               &moved);
+  rc = oneshot(pack, user, count, t, ext ? (char *)ext + *position : NULL,
+               size - *position, &moved);
   *position += moved;
   return rc;
+}
+
+int dl_pack_external(const char *datarep, const void *inbuf, dl_count incount,
+                     const dl_type *t, void *outbuf, size_t outsize,
+                     size_t *position)
+{
+  return call(true, datarep, (uintptr_t)inbuf, incount, t, outbuf, outsize, position);
 }
 
 int dl_unpack_external(const char *datarep, const void *inbuf, size_t insize,
                        size_t *position, void *outbuf, dl_count outcount,
                        const dl_type *t)
 {
-  int rc = datarep_ok(datarep);
-  if (rc)
-    return rc;
-  if (!dli_type_valid(t) || outcount < 0 || !position || *position > insize ||
-      (!inbuf && insize > 0))
-    return DL_ERR_ARG;
-  if (!dli_type_committed(t))
-    return DL_ERR_NOT_COMMITTED;
-  size_t moved;
-  rc = oneshot(false, (uintptr_t)outbuf, outcount, t,
-               inbuf ? (char *)inbuf + *position : NULL, insize - *position,
-               &moved);
-  *position += moved;
-  return rc;
+  return call(false, datarep, (uintptr_t)outbuf, outcount, t, inbuf, insize, position);
 }
 
 /* checks a segment call's arguments and clips *last to the stream */

@@ -7,7 +7,6 @@
  * time repeated batches, interleaving the engines, and report the median
  * and min-max spread of the rate. Results go to stdout as a table and to
  * DIR (default bench/results) as CSV and JSON. */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,20 +189,6 @@ static void build_times(const opts *o, const bentry *e, result *r)
   free(m);
 }
 
-static bool matches(const char *name, const char *filter)
-{
-  if (!filter)
-    return true;
-  for (const char *s = name; *s; s++) {
-    size_t i = 0;
-    while (filter[i] && s[i] && tolower((unsigned char)s[i]) ==
-                                    tolower((unsigned char)filter[i]))
-      i++;
-    if (!filter[i])
-      return true;
-  }
-  return false;
-}
 
 static void print_header(const opts *o)
 {
@@ -530,7 +515,7 @@ int main(int argc, char **argv)
   print_header(&o);
   for (int g = 0; g < 2; g++)
     for (const bentry *e = groups[g]; e->name; e++) {
-      if (!matches(e->name, o.filter))
+      if (!bench_matches(e->name, o.filter))
         continue;
       if (!run_test(&o, e, &rs[n])) {
         fprintf(stderr, "%s: FAILED verification; not timed\n", e->name);

@@ -70,6 +70,8 @@ void bench_measure(int neng, bench_run_fn run, void *ctx, bool unpack, char *buf
                    size_t bytes, double batch_s, int batches, double *med,
                    double *lo, double *hi);
 int bench_cmp_double(const void *x, const void *y);   /* for qsort */
+/* whether a test's name holds filter (any case); a NULL filter matches */
+bool bench_matches(const char *name, const char *filter);
 /* times construction + commit: call before and after building a type */
 #define BENCH_BUILD(t, field, stmt)                \
   do {                                             \

@@ -1,5 +1,6 @@
 /* What the benchmarks share: the clock, timed batches, test memory,
  * building and freeing a test from its entry. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,4 +105,19 @@ void bench_measure(int neng, bench_run_fn run, void *ctx, bool unpack, char *buf
   }
   free(rates);
   free(iters);
+}
+
+bool bench_matches(const char *name, const char *filter)
+{
+  if (!filter)
+    return true;
+  for (const char *s = name; *s; s++) {
+    size_t i = 0;
+    while (filter[i] && s[i] &&
+           tolower((unsigned char)s[i]) == tolower((unsigned char)filter[i]))
+      i++;
+    if (!filter[i])
+      return true;
+  }
+  return false;
 }

@@ -8,7 +8,6 @@
  * structs that mix basic types: Struct Array), and unpacking it must give
  * the memory back. Then engines are timed in interleaved batches; rates are
  * MB/s of native packed bytes (the data moved), median of the batches. */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,20 +157,6 @@ static bool verify(xtest *x, char *a, char *b)
   return ok;
 }
 
-static bool matches(const char *name, const char *filter)
-{
-  if (!filter)
-    return true;
-  for (const char *s = name; *s; s++) {
-    size_t i = 0;
-    while (filter[i] && s[i] &&
-           tolower((unsigned char)s[i]) == tolower((unsigned char)filter[i]))
-      i++;
-    if (!filter[i])
-      return true;
-  }
-  return false;
-}
 
 static void usage(void)
 {
@@ -217,7 +202,7 @@ int main(int argc, char **argv)
                  "x32_64k_mbs,mpich_mbs,mpich_x32_mbs\n");
   int failed = 0;
   for (const bentry *e = bench_synthetic; e->name; e++) {
-    if (!matches(e->name, filter))
+    if (!bench_matches(e->name, filter))
       continue;
     xtest x;
     memset(&x, 0, sizeof(x));

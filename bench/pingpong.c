@@ -22,7 +22,6 @@
  * hand-written pack of the sender's. Reported: time per round trip (median
  * of the batches, min-max) and the overhead over the contiguous round trip,
  * (t - t_contig) / t_contig. Results also go to DIR/pingpong.csv. */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,20 +251,6 @@ static void measure(const opts *o, btest *t, char *buf, stat3 *st)
   free(us);
 }
 
-static bool matches(const char *name, const char *filter)
-{
-  if (!filter)
-    return true;
-  for (const char *s = name; *s; s++) {
-    size_t i = 0;
-    while (filter[i] && s[i] &&
-           tolower((unsigned char)s[i]) == tolower((unsigned char)filter[i]))
-      i++;
-    if (!filter[i])
-      return true;
-  }
-  return false;
-}
 
 static void print_rows(const btest *t, const stat3 *st, const char *choice, FILE *csv)
 {
@@ -369,7 +354,7 @@ int main(int argc, char **argv)
   int failed = 0;
   for (const char *const *p = patterns; *p; p++) {
     const bentry *e = find(*p);
-    if (e && matches(e->name, o.filter) && !run(&o, e, csv))
+    if (e && bench_matches(e->name, o.filter) && !run(&o, e, csv))
       failed++;
   }
   if (csv) {

@@ -317,6 +317,68 @@ START_TEST(unrolled_loops)
 }
 END_TEST
 
+/* One compile of 300 new shapes grows the shape cache while it collects
+   its jobs; every one of them must be found compiled afterwards (the
+   cache once kept pointers into the table it had just replaced, so the
+   first jobs' code was written to freed memory and never found again). */
+START_TEST(cache_grows_in_one_compile)
+{
+  if (jit_off)
+    return;
+  enum { N = 300 };
+  dl_type *kids[N], *a, *b;
+  dl_count bl[N];
+  dl_aint da[N];
+  for (int k = 0; k < N; k++) {
+    ck_assert_int_eq(dl_type_vector(12, 3, 1000 + k, dl_builtin(DL_INT16), &kids[k]),
+                     DL_OK);
+    bl[k] = 1;
+    da[k] = (dl_aint)k * 40000;
+  }
+  ck_assert_int_eq(dl_type_struct(N, bl, da, kids, &a), DL_OK);
+  ck_assert_int_eq(dl_type_struct(N, bl, da, kids, &b), DL_OK);
+  dl_type_commit(a);
+  dl_type_commit(b);
+  ck_assert_int_eq(dl_type_compile(a), DL_OK);
+  ck_assert_int_eq(dl_type_compile(b), DL_OK);
+  ck_assert_int_eq(a->loop->kind, DLI_STRUCT);
+  /* every member compiled, and found in the cache by the second type */
+  for (int k = 0; k < N; k++) {
+    const dli_loop *x = a->loop->children[k], *y = b->loop->children[k];
+    for (int dir = 0; dir < 2; dir++) {
+      ck_assert_msg(dli_jit_get(x, dir) != NULL, "member %d, direction %d: no code", k, dir);
+      ck_assert_ptr_eq(dli_jit_get(x, dir), dli_jit_get(y, dir));
+    }
+  }
+  /* and the compiled code moves what the type's pieces say (listing the
+     pieces never runs compiled code) */
+  size_t size, pos = 0, n = 0, last;
+  dl_pack_size(1, a, &size);
+  char *mem = malloc((size_t)N * 40000), *packed = malloc(size), *want = malloc(size);
+  for (size_t i = 0; i < (size_t)N * 40000; i++)
+    mem[i] = (char)(i * 7);
+  ck_assert_int_eq(dl_pack(mem, 1, a, packed, size, &pos), DL_OK);
+  struct iovec *iov = malloc(size * sizeof(struct iovec));
+  dl_segment *sg;
+  ck_assert_int_eq(dl_segment_create(mem, 1, a, &sg), DL_OK);
+  last = size;
+  ck_assert_int_eq(dl_segment_iov(sg, 0, &last, iov, size, &n), DL_OK);
+  ck_assert_uint_eq(last, size);
+  dl_segment_free(&sg);
+  for (size_t i = 0, at = 0; i < n; at += iov[i].iov_len, i++)
+    memcpy(want + at, iov[i].iov_base, iov[i].iov_len);
+  ck_assert_mem_eq(packed, want, size);
+  for (int k = 0; k < N; k++)
+    dl_type_free(&kids[k]);
+  free(iov);
+  free(mem);
+  free(packed);
+  free(want);
+  dl_type_free(&a);
+  dl_type_free(&b);
+}
+END_TEST
+
 START_TEST(shape_cache)
 {
   if (jit_off)
@@ -455,6 +517,7 @@ int main(void)
   tcase_add_test(tc, suite_shapes);
   tcase_add_test(tc, shape_cache);
   tcase_add_test(tc, unrolled_loops);
+  tcase_add_test(tc, cache_grows_in_one_compile);
   tcase_add_test(tc, threshold_and_hint);
   tcase_add_test(tc, threads);
   suite_add_tcase(su, tc);

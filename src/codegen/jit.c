@@ -175,7 +175,11 @@ static bool grow(void)
 typedef struct job {
   const dli_loop *l;
   int dir;
-  struct entry *e;           /* the cache entry it fills */
+  /* the cache entry it fills, by its key: the table may be rehashed (and
+     its entries moved) while the batch collects later jobs */
+  uint64_t hash;
+  unsigned char *key;        /* the entry's own key bytes, never moved */
+  size_t len;
   char name[24];
   LLVMValueRef fn;           /* declared in the batch's module */
 } job;
@@ -222,7 +226,7 @@ static void add_jobs(batch *bt, const dli_loop *l, LLVMContextRef ctx, int mask)
       bt->cap = cap;
     }
     job *j = &bt->jobs[bt->n++];
-    *j = (job){l, dir, e, {0}, NULL};
+    *j = (job){l, dir, h, e->key, e->len, {0}, NULL};
     snprintf(j->name, sizeof(j->name), "dlf%lu", J.next++);
     if (!bt->m)
       bt->m = LLVMModuleCreateWithNameInContext("dataloop", ctx);
@@ -294,8 +298,10 @@ static bool link_batch(batch *bt, LLVMOrcThreadSafeContextRef tsc)
     LLVMOrcExecutorAddress a;
     if (!ok(LLVMOrcLLJITLookup(J.jit, &a, j->name), "lookup"))
       continue;
-    j->e->fn = (void *)(uintptr_t)a;
-    __atomic_store_n(&((dli_loop *)j->l)->jit[j->dir], j->e->fn, __ATOMIC_RELEASE);
+    bytes k = {j->key, j->len, j->len, false};
+    struct entry *e = slot(&k, j->hash);
+    e->fn = (void *)(uintptr_t)a;
+    __atomic_store_n(&((dli_loop *)j->l)->jit[j->dir], e->fn, __ATOMIC_RELEASE);
     any = true;
   }
   return any;

@@ -51,13 +51,16 @@ INLINE void lanes(char *base, dl_count reps, dl_aint rstride, dl_count count,
 {
   char *x = *cur;
   for (dl_count r = 0; r < reps; r++) {
-    char *b = base + r * rstride;
+    char *b = dli_at(base, r * rstride);      /* addresses modulo 2^64 */
     if (offs) {
-      for (dl_count i = 0; i < count; i++, x += w)
-        dir == ENC ? swap_lane(x, b + offs[i], w) : swap_lane(b + offs[i], x, w);
+      for (dl_count i = 0; i < count; i++, x += w) {
+        char *m = dli_at(b, offs[i]);
+        dir == ENC ? swap_lane(x, m, w) : swap_lane(m, x, w);
+      }
     } else {
-      for (dl_count i = 0; i < count; i++, x += w)
-        dir == ENC ? swap_lane(x, b + i * stride, w) : swap_lane(b + i * stride, x, w);
+      char *m = b;
+      for (dl_count i = 0; i < count; i++, x += w, m = dli_at(m, stride))
+        dir == ENC ? swap_lane(x, m, w) : swap_lane(m, x, w);
     }
   }
   *cur = x;
@@ -70,10 +73,10 @@ INLINE void swap_piece(struct dli_x32_state *st, const dl_piece *p, int w, int d
 {
   char *x = st->cur;
   for (dl_count r = 0; r < p->reps; r++) {
-    char *base = p->base + r * p->rep_stride;
+    char *base = dli_at(p->base, r * p->rep_stride);
     for (dl_count i = 0; i < p->count; i++) {
       size_t len = p->pre ? (size_t)(p->pre[i + 1] - p->pre[i]) : p->blk;
-      char *m = p->offs ? base + p->offs[i] : base + i * p->stride;
+      char *m = dli_at(base, p->offs ? p->offs[i] : i * p->stride);
       if (len > 64) {
         size_t n = len / dli_basics[st->basic].nsize;
         if (dir == ENC)
@@ -115,10 +118,10 @@ INLINE size_t run_piece(void *state, const dl_piece *p, int dir)
     return dl_piece_bytes(p);
   }
   for (dl_count r = 0; r < p->reps; r++) {
-    char *base = p->base + r * p->rep_stride;
+    char *base = dli_at(p->base, r * p->rep_stride);
     for (dl_count i = 0; i < p->count; i++) {
       size_t len = p->pre ? (size_t)(p->pre[i + 1] - p->pre[i]) : p->blk;
-      char *m = p->offs ? base + p->offs[i] : base + i * p->stride;
+      char *m = dli_at(base, p->offs ? p->offs[i] : i * p->stride);
       block(st, m, len, dir);
     }
   }

@@ -43,12 +43,14 @@ static dl_count find_item(const dli_sig *s, size_t x)
   return lo;
 }
 
-/* positions c at the element holding external byte x < the stream's size */
-static void seek(xcur *c, size_t x)
+/* Walks down from root to the element holding external byte x < the
+   stream's size: its run, its index there, where it starts (external,
+   native); records the frames on the way when f is not NULL. */
+static const dli_sig *descend(const dli_sig *s, size_t x, xframe *f, int *depth,
+                              dl_count *e, size_t *xs, size_t *ns)
 {
-  const dli_sig *s = c->root;
   size_t xb = 0, nb = 0;
-  c->depth = 0;
+  int d = 0;
   while (s->basic == DLI_SIG_SEQ) {
     size_t r = x / (size_t)s->xsize;
     x -= r * (size_t)s->xsize;
@@ -56,13 +58,22 @@ static void seek(xcur *c, size_t x)
     x -= (size_t)s->xpre[j];
     xb += r * (size_t)s->xsize + (size_t)s->xpre[j];
     nb += r * (size_t)s->nsize + (size_t)s->npre[j];
-    c->f[c->depth++] = (xframe){s, (dl_count)r, j};
+    if (f)
+      f[d++] = (xframe){s, (dl_count)r, j};
     s = s->items[j];
   }
-  c->run = s;
-  c->e = (dl_count)(x / (size_t)s->xsize);
-  c->x = xb + (size_t)c->e * (size_t)s->xsize;
-  c->n = nb + (size_t)c->e * (size_t)s->nsize;
+  if (depth)
+    *depth = d;
+  *e = (dl_count)(x / (size_t)s->xsize);
+  *xs = xb + (size_t)*e * (size_t)s->xsize;
+  *ns = nb + (size_t)*e * (size_t)s->nsize;
+  return s;
+}
+
+/* positions c at the element holding external byte x < the stream's size */
+static void seek(xcur *c, size_t x)
+{
+  c->run = descend(c->root, x, c->f, &c->depth, &c->e, &c->x, &c->n);
 }
 
 static void next_run(xcur *c)
@@ -102,24 +113,13 @@ static void advance(xcur *c, dl_count m)
 static void locate(const xcur *c, size_t x, size_t *xe, size_t *ne)
 {
   const dli_sig *s = c->root;
-  size_t xb = 0, nb = 0;
   if (x >= (size_t)s->reps * (size_t)s->xsize) {
     *xe = (size_t)s->reps * (size_t)s->xsize;
     *ne = (size_t)s->reps * (size_t)s->nsize;
     return;
   }
-  while (s->basic == DLI_SIG_SEQ) {
-    size_t r = x / (size_t)s->xsize;
-    x -= r * (size_t)s->xsize;
-    dl_count j = find_item(s, x);
-    x -= (size_t)s->xpre[j];
-    xb += r * (size_t)s->xsize + (size_t)s->xpre[j];
-    nb += r * (size_t)s->nsize + (size_t)s->npre[j];
-    s = s->items[j];
-  }
-  size_t e = x / (size_t)s->xsize;
-  *xe = xb + e * (size_t)s->xsize;
-  *ne = nb + e * (size_t)s->nsize;
+  dl_count e;
+  descend(s, x, NULL, NULL, &e, xe, ne);
 }
 
 /* converts the whole elements of external bytes [c->x, xend) between src

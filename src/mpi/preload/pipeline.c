@@ -130,30 +130,12 @@ static bool blocked(const dlp_pipe *p)
   return false;
 }
 
-/* the blocks of stream bytes [off, off + len) as an hindexed type of bytes
-   over the user's buffer, or MPI_DATATYPE_NULL when they are too many for
-   blocks of the size that pays (then the chunk is packed) */
+/* the blocks of stream bytes [off, off + len), or MPI_DATATYPE_NULL when
+   they are too many for blocks of the size that pays (then the chunk is
+   packed) */
 static MPI_Datatype chunk_blocks(dlp_pipe *p, size_t off, size_t len)
 {
-  size_t max = len / dlp_cfg()->direct_block + 2, n = 0, last = off + len;
-  int64_t *o = malloc(max * sizeof(int64_t)), *l = malloc(max * sizeof(int64_t));
-  MPI_Count *co = malloc(max * sizeof(MPI_Count)), *cl = malloc(max * sizeof(MPI_Count));
-  MPI_Datatype t = MPI_DATATYPE_NULL;
-  if (o && l && co && cl &&
-      dl_segment_offlen(p->seg, off, &last, o, l, max, &n) == DL_OK && last == off + len) {
-    for (size_t i = 0; i < n; i++) {
-      co[i] = o[i];
-      cl[i] = l[i];
-    }
-    if (PMPI_Type_create_hindexed_c((MPI_Count)n, cl, co, MPI_BYTE, &t) != MPI_SUCCESS ||
-        PMPI_Type_commit(&t) != MPI_SUCCESS)
-      t = MPI_DATATYPE_NULL;
-  }
-  free(o);
-  free(l);
-  free(co);
-  free(cl);
-  return t;
+  return dlp_blocks_type(p->seg, off, len, len / dlp_cfg()->direct_block + 2);
 }
 
 static int post_chunk(dlp_pipe *p)

@@ -47,38 +47,40 @@ const char *dlp_strategy_name(int s)
   return s >= 0 && s <= DLP_S_PIPE ? names[s] : "?";
 }
 
-/* The blocks of (count, t) as an hindexed type of bytes relative to the
-   buffer, if there are at most max of them; MPI_DATATYPE_NULL otherwise */
+MPI_Datatype dlp_blocks_type(dl_segment *s, size_t first, size_t len, size_t max)
+{
+  int64_t *offs = malloc((max + 1) * sizeof(int64_t));
+  int64_t *lens = malloc((max + 1) * sizeof(int64_t));
+  MPI_Count *cd = malloc((max + 1) * sizeof(MPI_Count));
+  MPI_Count *cl = malloc((max + 1) * sizeof(MPI_Count));
+  size_t last = first + len, n = 0;
+  MPI_Datatype b = MPI_DATATYPE_NULL;
+  if (offs && lens && cd && cl &&
+      dl_segment_offlen(s, first, &last, offs, lens, max, &n) == DL_OK &&
+      last == first + len) {
+    for (size_t i = 0; i < n; i++) {
+      cl[i] = lens[i];
+      cd[i] = offs[i];
+    }
+    if (PMPI_Type_create_hindexed_c((MPI_Count)n, cl, cd, MPI_BYTE, &b) != MPI_SUCCESS ||
+        PMPI_Type_commit(&b) != MPI_SUCCESS)
+      b = MPI_DATATYPE_NULL;
+  }
+  free(offs);
+  free(lens);
+  free(cd);
+  free(cl);
+  return b;
+}
+
+/* the blocks of (count, t), if there are at most max of them */
 static MPI_Datatype blocks_type(const dlp_data *d, size_t max)
 {
   dl_segment *s;
   if (dl_segment_create(NULL, d->count, d->t, &s) != DL_OK)
     return MPI_DATATYPE_NULL;
-  int64_t *offs = malloc((max + 1) * sizeof(int64_t));
-  int64_t *lens = malloc((max + 1) * sizeof(int64_t));
-  size_t last = d->bytes, n = 0;
-  bool all = offs && lens &&
-             dl_segment_offlen(s, 0, &last, offs, lens, max, &n) == DL_OK &&
-             last == d->bytes;
+  MPI_Datatype b = dlp_blocks_type(s, 0, d->bytes, max);
   dl_segment_free(&s);
-  MPI_Datatype b = MPI_DATATYPE_NULL;
-  if (all) {
-    MPI_Count *cl = malloc((n + 1) * sizeof(MPI_Count));
-    MPI_Count *cd = malloc((n + 1) * sizeof(MPI_Count));
-    if (cl && cd) {
-      for (size_t i = 0; i < n; i++) {
-        cl[i] = lens[i];
-        cd[i] = offs[i];
-      }
-      if (PMPI_Type_create_hindexed_c((MPI_Count)n, cl, cd, MPI_BYTE, &b) != MPI_SUCCESS ||
-          PMPI_Type_commit(&b) != MPI_SUCCESS)
-        b = MPI_DATATYPE_NULL;
-    }
-    free(cl);
-    free(cd);
-  }
-  free(offs);
-  free(lens);
   return b;
 }
 

@@ -272,7 +272,8 @@ static void elems_of(const rtype *rt, dl_count count, elems *e)
     e->xsize += (size_t)(e->runs[i].len / r->nsize * r->xsize);
   }
   mrun *s = malloc((e->n + 1) * sizeof(mrun));
-  memcpy(s, e->runs, e->n * sizeof(mrun));
+  if (e->n)                           /* runs is NULL for an empty map */
+    memcpy(s, e->runs, e->n * sizeof(mrun));
   qsort(s, e->n, sizeof(mrun), cmp_disp);
   e->overlap = false;
   for (size_t i = 1; i < e->n; i++)

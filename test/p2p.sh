@@ -5,7 +5,7 @@
 # threshold so low that the automatic choice mixes both; one rank packing
 # and the other sending blocks, which must meet on the wire) and in the
 # pipeline mode (the default chunk, and a small odd chunk that splits
-# elements; chunks sent and received as the user's blocks). Two processes are not run under Valgrind (make check-valgrind
+# elements). Two processes are not run under Valgrind (make check-valgrind
 # skips this script; it runs in make check).
 b=${top_builddir:-.}
 lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload.so
@@ -23,11 +23,6 @@ run -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" -genv DL_PIPELINE 1
 run -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" -genv DL_PIPELINE 1 \
     -genv DL_PIPELINE_CHUNK 5000 -genv DL_PIPELINE_RING 2
 run -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" -genv DL_STRATEGY blocks
-# streams whose chunks go as the user's blocks, whole and cut by chunks
-run -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" -genv DL_PIPELINE 1 \
-    -genv DL_DIRECT_BLOCK 64
-run -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" -genv DL_PIPELINE 1 \
-    -genv DL_STRATEGY blocks -genv DL_PIPELINE_CHUNK 5000 -genv DL_PIPELINE_RING 2
 run -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" -genv DL_DIRECT_BLOCK 64
 echo "== one rank packing, the other sending its blocks as they lie"
 timeout 300 "$MPIEXEC" -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" \

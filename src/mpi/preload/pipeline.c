@@ -10,9 +10,7 @@
  * which is also a stream of one final chunk.
  *
  * Sender: packs chunk k+1 into a ring of 2-4 chunks while chunk k is in
- * flight; dense data goes straight from the user's buffer, and so do the
- * chunks of data whose blocks are large enough to send as they lie
- * (strategy.c), each through an hindexed type of its bytes. A send to a
+ * flight; dense data goes straight from the user's buffer. A send to a
  * (comm, dest, tag) that a stream is still sending to waits behind it, so
  * chunks of two messages never interleave and order is kept.
  *
@@ -45,7 +43,6 @@ struct dlp_pipe {
   int peer, tag;           /* receive: as posted, then the first chunk's */
   dlp_data d;
   dl_segment *seg;         /* data that is not dense, chunk by chunk */
-  bool blocks;             /* chunks move as the user's blocks (large ones) */
   size_t C;                /* chunk bytes */
   size_t n;                /* send: message bytes; receive: capacity */
   /* send */
@@ -57,7 +54,6 @@ struct dlp_pipe {
   MPI_Request rreq;        /* the chunk receive in flight */
   size_t k;                /* its chunk number */
   char *land;              /* where it lands */
-  bool in_place;           /* straight into the user's blocks */
   char *slots[2];
   size_t got, delivered;   /* bytes received; bytes placed in the buffer */
   bool truncated;
@@ -130,31 +126,11 @@ static bool blocked(const dlp_pipe *p)
   return false;
 }
 
-/* the blocks of stream bytes [off, off + len), or MPI_DATATYPE_NULL when
-   they are too many for blocks of the size that pays (then the chunk is
-   packed) */
-static MPI_Datatype chunk_blocks(dlp_pipe *p, size_t off, size_t len)
-{
-  return dlp_blocks_type(p->seg, off, len, len / dlp_cfg()->direct_block + 2);
-}
-
 static int post_chunk(dlp_pipe *p)
 {
   size_t k = p->posted, off = k * p->C;
   size_t len = k + 1 < p->nchunks ? p->C : p->n - off;
   char *buf = p->d.base + off;
-  /* synchronous and ready semantics concern the first chunk; buffered
-     ones need all chunks buffered */
-  int mode = k == 0 || p->mode == DLP_BUFFERED ? p->mode : DLP_STANDARD;
-  if (p->blocks && len > 0) {
-    MPI_Datatype t = chunk_blocks(p, off, len);
-    if (t != MPI_DATATYPE_NULL) {       /* MPI keeps it while the send runs */
-      int rc = dlp_isend_as(p->d.buf, 1, t, p->peer, p->tag, p->comm, mode,
-                            &p->reqs[k % p->window]);
-      PMPI_Type_free(&t);
-      return rc;
-    }
-  }
   if (!p->d.dense) {
     buf = p->ring + (k % p->window) * p->slot;
     size_t last = off + len;
@@ -162,6 +138,9 @@ static int post_chunk(dlp_pipe *p)
     if (rc)
       return dlp_class_of(rc);
   }
+  /* synchronous and ready semantics concern the first chunk; buffered
+     ones need all chunks buffered */
+  int mode = k == 0 || p->mode == DLP_BUFFERED ? p->mode : DLP_STANDARD;
   return dlp_isend_as(buf, (MPI_Count)len, MPI_PACKED, p->peer, p->tag, p->comm, mode,
                       &p->reqs[k % p->window]);
 }
@@ -206,34 +185,19 @@ static char *landing(const dlp_pipe *p, size_t k)
 
 static int post_recv(dlp_pipe *p)
 {
-  size_t off = p->k * p->C;
-  p->in_place = false;
-  if (p->blocks && off <= p->n && p->C <= p->n - off) {
-    /* a whole chunk fits: straight into the user's blocks (a shorter final
-       chunk fills the first of them) */
-    MPI_Datatype t = chunk_blocks(p, off, p->C);
-    if (t != MPI_DATATYPE_NULL) {
-      p->in_place = true;
-      p->land = p->d.base + off;        /* distinct per chunk, never read */
-      int rc = dlp_irecv_as(p->d.buf, 1, t, p->peer, p->tag, p->comm, &p->rreq);
-      PMPI_Type_free(&t);
-      return rc;
-    }
-  }
   p->land = landing(p, p->k);
   return dlp_irecv_as(p->land, (MPI_Count)p->C, MPI_PACKED, p->peer, p->tag, p->comm,
                       &p->rreq);
 }
 
-/* chunk k (got bytes at land, or already in place) into the buffer, as
-   far as it holds */
-static void deliver(dlp_pipe *p, size_t k, const char *land, bool in_place, size_t got)
+/* chunk k (got bytes at land) into the buffer, as far as it holds */
+static void deliver(dlp_pipe *p, size_t k, const char *land, size_t got)
 {
   size_t off = k * p->C;
   size_t fit = off < p->n ? min_size(got, p->n - off) : 0;
   if (fit < got)
     p->truncated = true;        /* the rest of the stream is drained */
-  if (fit > 0 && !in_place && land != p->d.base + off) {
+  if (fit > 0 && land != p->d.base + off) {
     if (p->d.dense) {
       memcpy(p->d.base + off, land, fit);
     } else {
@@ -288,17 +252,16 @@ static void recv_advance(dlp_pipe *p)
     }
     size_t got = dlp_status_bytes(&st), k = p->k;
     char *land = p->land;
-    bool in_place = p->in_place;
     bool more = got == p->C;
     /* receive the next chunk while this one is unpacked, unless it would
        land on this one */
-    bool ahead = more && (in_place || p->blocks || landing(p, k + 1) != land);
+    bool ahead = more && landing(p, k + 1) != land;
     p->k++;
     if (ahead && (rc = post_recv(p))) {
       fail(p, rc, true);
       more = false;
     }
-    deliver(p, k, land, in_place, got);
+    deliver(p, k, land, got);
     if (more && !ahead && (rc = post_recv(p))) {
       fail(p, rc, true);
       more = false;
@@ -396,15 +359,8 @@ static dlp_pipe *pipe_new(const dlp_data *d, int peer, int tag, MPI_Comm comm,
                   .C = dlp_cfg()->chunk, .n = d->bytes, .rreq = MPI_REQUEST_NULL,
                   .greq = MPI_REQUEST_NULL};
   bool ok = true;
-  if (!d->dense && d->bytes > 0) {
+  if (!d->dense && d->bytes > 0)
     ok = dl_segment_create(d->buf, d->count, d->t, &p->seg) == DL_OK;
-    /* the message's strategy says whether its blocks are worth moving as
-       they lie; each chunk then is (or is packed, if it cuts too many) */
-    dlp_data c = *d;
-    dlp_plan(&c, false);
-    p->blocks = c.strategy == DLP_S_BLOCKS;
-    dlp_plan_done(&c);
-  }
   if (send) {
     p->nchunks = p->n / p->C + 1;
     p->window = min_size(d->dense ? DENSE_WINDOW : (size_t)dlp_cfg()->ring, p->nchunks);
@@ -469,7 +425,7 @@ int dlp_pipe_isend(const dlp_data *d, int dest, int tag, MPI_Comm comm, int mode
     return dlp_raise(comm, err);
   p->mode = mode;
   DLP_TRACE("send stream: %zu bytes to %d, tag %d, %zu chunks%s", p->n, dest, tag,
-            p->nchunks, d->dense ? ", dense" : p->blocks ? ", blocks as they lie" : "");
+            p->nchunks, d->dense ? ", dense" : "");
   return start(p, req);
 }
 
@@ -481,7 +437,7 @@ int dlp_pipe_irecv(const dlp_data *d, int src, int tag, MPI_Comm comm,
   if (!p)
     return dlp_raise(comm, err);
   DLP_TRACE("receive stream: up to %zu bytes from %d, tag %d%s", p->n, src, tag,
-            d->dense ? ", dense" : p->blocks ? ", blocks as they lie" : "");
+            d->dense ? ", dense" : "");
   return start(p, req);
 }
 

@@ -80,11 +80,6 @@ enum { DLP_S_DIRECT, DLP_S_BLOCKS, DLP_S_PACK, DLP_S_PIPE };
 DLI_HIDDEN void dlp_plan(dlp_data *d, bool stream);
 DLI_HIDDEN void dlp_plan_done(dlp_data *d);
 DLI_HIDDEN const char *dlp_strategy_name(int s);
-/* stream bytes [first, first + len) of segment s as an hindexed type of
-   bytes relative to its buffer, if they lie in at most max blocks;
-   MPI_DATATYPE_NULL otherwise */
-DLI_HIDDEN MPI_Datatype dlp_blocks_type(dl_segment *s, size_t first, size_t len,
-                                        size_t max);
 /* frees every cached plan (at MPI_Finalize) */
 DLI_HIDDEN void dlp_plans_free(void);
 

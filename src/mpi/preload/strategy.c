@@ -47,7 +47,10 @@ const char *dlp_strategy_name(int s)
   return s >= 0 && s <= DLP_S_PIPE ? names[s] : "?";
 }
 
-MPI_Datatype dlp_blocks_type(dl_segment *s, size_t first, size_t len, size_t max)
+/* stream bytes [first, first + len) of segment s as an hindexed type of
+   bytes relative to its buffer, if they lie in at most max blocks;
+   MPI_DATATYPE_NULL otherwise */
+static MPI_Datatype range_blocks(dl_segment *s, size_t first, size_t len, size_t max)
 {
   int64_t *offs = malloc((max + 1) * sizeof(int64_t));
   int64_t *lens = malloc((max + 1) * sizeof(int64_t));
@@ -79,7 +82,7 @@ static MPI_Datatype blocks_type(const dlp_data *d, size_t max)
   dl_segment *s;
   if (dl_segment_create(NULL, d->count, d->t, &s) != DL_OK)
     return MPI_DATATYPE_NULL;
-  MPI_Datatype b = dlp_blocks_type(s, 0, d->bytes, max);
+  MPI_Datatype b = range_blocks(s, 0, d->bytes, max);
   dl_segment_free(&s);
   return b;
 }

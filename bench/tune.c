@@ -13,9 +13,11 @@
  *           4 MiB (rank 0): what a chunk costs the packing side
  *   chunks  ping-pong of that vector in pipeline mode over the same chunk
  *           sizes: pipeline_chunk is the fastest
- *   blocks  ping-pong of 32 MiB in blocks of 64 bytes to 4 MiB, packed and
- *           sent as the blocks lie: direct_block is the smallest block from
- *           which sending the blocks wins at every larger size
+ *   blocks  ping-pong of messages of 128 KiB, 1, 8 and 32 MiB in blocks of
+ *           64 bytes to an eighth of the message, packed and sent as the
+ *           blocks lie, run for run in turn: direct_block@<message> is the
+ *           smallest block from which sending the blocks wins at every
+ *           larger size
  * The file goes to PATH, else DL_TUNE_FILE, else
  * $XDG_CONFIG_HOME (or ~/.config)/dataloop/tune.conf; the curves to DIR
  * (default bench/results) as tune-*.csv for bench/tune.gp. The
@@ -133,36 +135,63 @@ static void round_trip(btest *t)
   }
 }
 
-/* microseconds per round trip over repeated runs of at least 50 ms (the
-   count of round trips is fixed first, so no run pays for deciding when to
-   stop); both ranks agree */
-static stat3 pingpong(btest *t)
+/* n round trips, in microseconds per round trip */
+static double timed(btest *t, long n)
+{
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = bench_now();
+  for (long i = 0; i < n; i++)
+    round_trip(t);
+  double us = (bench_now() - t0) / (double)n * 1e6;
+  MPI_Bcast(&us, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return us;
+}
+
+/* the count of round trips for a run of at least 50 ms, fixed before the
+   timed runs so that no run pays for deciding when to stop; both ranks
+   agree */
+static long calibrate(btest *t)
 {
   round_trip(t);                            /* warm: plans, pages */
   long n = 1;
   for (;;) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = bench_now();
-    for (long i = 0; i < n; i++)
-      round_trip(t);
-    double dt = bench_now() - t0;
-    long next = dt >= 0.05 ? 0 : dt <= 0 ? n * 16 : (long)(n * (0.06 / dt)) + 1;
-    MPI_Bcast(&next, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    double s = timed(t, n) * (double)n / 1e6;
+    long next = s >= 0.05 ? 0 : s <= 0 ? n * 16 : (long)((double)n * (0.06 / s)) + 1;
     if (!next)
-      break;
+      return n;
     n = next;
   }
+}
+
+/* microseconds per round trip over repeated runs */
+static stat3 pingpong(btest *t)
+{
+  long n = calibrate(t);
   double us[32];
+  for (int r = 0; r < reps; r++)
+    us[r] = timed(t, n);
+  return stats(us, reps);
+}
+
+/* packed against sent as the blocks lie, run for run in turn, so that a
+   drift in the transport's speed during the measurement favours neither */
+static void pack_vs_blocks(btest *t, stat3 *packed, stat3 *blocks)
+{
+  dlp_configure(false, 0);
+  dlp_configure_strategy(DLP_S_PACK);
+  long np = calibrate(t);
+  dlp_configure_strategy(DLP_S_BLOCKS);
+  long nb = calibrate(t);
+  double p[32], b[32];
   for (int r = 0; r < reps; r++) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = bench_now();
-    for (long i = 0; i < n; i++)
-      round_trip(t);
-    us[r] = (bench_now() - t0) / (double)n * 1e6;
+    dlp_configure_strategy(DLP_S_PACK);
+    p[r] = timed(t, np);
+    dlp_configure_strategy(DLP_S_BLOCKS);
+    b[r] = timed(t, nb);
   }
-  stat3 s = stats(us, reps);
-  MPI_Bcast(&s, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  return s;
+  dlp_configure_strategy(-1);
+  *packed = stats(p, reps);
+  *blocks = stats(b, reps);
 }
 
 static size_t measure_chunks(btest *t, FILE *csv)
@@ -188,15 +217,20 @@ static size_t measure_chunks(btest *t, FILE *csv)
   return best;
 }
 
-/* 32 MiB in blocks of b bytes, every other block of 64 MiB */
-static void make_blocks(btest *t, size_t b)
+/* message sizes at which the crossover is measured, a factor of 4 to 8
+   apart: the interposer uses the one nearest a message's size */
+static const size_t message_sizes[] = {128 << 10, 1 << 20, 8 << 20, 32 << 20};
+enum { NMSG = sizeof(message_sizes) / sizeof(message_sizes[0]) };
+
+/* a message of m bytes in blocks of b bytes, every other block of 2m */
+static void make_blocks(btest *t, size_t m, size_t b)
 {
   memset(t, 0, sizeof(*t));
-  snprintf(t->name, sizeof(t->name), "blocks of %zu", b);
-  bench_alloc(t, 64u << 20);
+  snprintf(t->name, sizeof(t->name), "%zu in blocks of %zu", m, b);
+  bench_alloc(t, 2 * m);
   t->origin = t->mem;
   t->count = 1;
-  dl_count n = (dl_count)((32u << 20) / b), bl = (dl_count)b;
+  dl_count n = (dl_count)(m / b), bl = (dl_count)b;
   dl_type_hvector(n, bl, 2 * bl, dl_builtin(DL_BYTE), &t->dt);
   dl_type_commit(t->dt);
   MPI_Type_create_hvector_c(n, bl, 2 * bl, MPI_BYTE, &t->mt);
@@ -204,33 +238,33 @@ static void make_blocks(btest *t, size_t b)
   dl_pack_size(1, t->dt, &t->packed);
 }
 
-static size_t measure_blocks(FILE *csv)
+/* direct_block for messages of m bytes: the smallest block from which
+   sending the blocks as they lie wins at every larger block size up to m/8,
+   or 2^40 (never) */
+static size_t measure_blocks(size_t m, FILE *csv)
 {
   static const size_t bs[] = {64, 256, 1 << 10, 4 << 10, 16 << 10, 64 << 10,
                               256 << 10, 1 << 20, 4 << 20};
   enum { N = sizeof(bs) / sizeof(bs[0]) };
   bool wins[N];
-  for (int k = 0; k < N; k++) {
+  int n = 0;
+  for (; n < N && bs[n] <= m / 8; n++) {
     btest t;
-    make_blocks(&t, bs[k]);
-    dlp_configure(false, 0);
-    dlp_configure_strategy(DLP_S_PACK);
-    stat3 p = pingpong(&t);
-    dlp_configure_strategy(DLP_S_BLOCKS);
-    stat3 b = pingpong(&t);
-    dlp_configure_strategy(-1);
-    wins[k] = b.med < p.med;
+    stat3 p, b;
+    make_blocks(&t, m, bs[n]);
+    pack_vs_blocks(&t, &p, &b);
+    wins[n] = b.med < p.med;
     if (rank == 0) {
-      printf("blocks  block %7zu B   packed %9.1f us (%8.1f - %8.1f)   as they lie "
-             "%9.1f us (%8.1f - %8.1f)\n", bs[k], p.med, p.lo, p.hi, b.med,
+      printf("blocks  %5zu KiB in %7zu B   packed %9.1f us (%8.1f - %8.1f)   as they "
+             "lie %9.1f us (%8.1f - %8.1f)\n", m >> 10, bs[n], p.med, p.lo, p.hi, b.med,
              b.lo, b.hi);
-      fprintf(csv, "%zu,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n", bs[k], p.med, p.lo, p.hi,
-              b.med, b.lo, b.hi);
+      fprintf(csv, "%zu,%zu,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n", m, bs[n], p.med, p.lo,
+              p.hi, b.med, b.lo, b.hi);
     }
     bench_free(&t);
   }
-  size_t from = (size_t)1 << 40;            /* never: blocks always packed */
-  for (int k = N - 1; k >= 0 && wins[k]; k--)
+  size_t from = (size_t)1 << 40;
+  for (int k = n - 1; k >= 0 && wins[k]; k--)
     from = bs[k];
   return from;
 }
@@ -311,7 +345,7 @@ int main(int argc, char **argv)
   FILE *fpk = open_csv(out, "tune-pack.csv", "chunk,pack_mbs,min,max");
   FILE *fch = open_csv(out, "tune-chunks.csv", "chunk,roundtrip_us,min,max");
   FILE *fbl = open_csv(out, "tune-blocks.csv",
-                       "block,packed_us,min,max,blocks_us,min,max");
+                       "message,block,packed_us,min,max,blocks_us,min,max");
   size_t nt = rank == 0 ? measure_nt(fnt) : 0;
   MPI_Bcast(&nt, sizeof(nt), MPI_BYTE, 0, MPI_COMM_WORLD);
 
@@ -333,7 +367,9 @@ int main(int argc, char **argv)
   MPI_Barrier(MPI_COMM_WORLD);
   size_t chunk = measure_chunks(&t, fch);
   bench_free(&t);
-  size_t direct = measure_blocks(fbl);
+  size_t direct[NMSG];
+  for (int k = 0; k < NMSG; k++)
+    direct[k] = measure_blocks(message_sizes[k], fbl);
 
   if (rank == 0) {
     for (FILE **f = (FILE *[]){fnt, fpk, fch, fbl}, **e = f + 4; f < e; f++)
@@ -350,12 +386,18 @@ int main(int argc, char **argv)
     fprintf(w, "# written by dataloop-tune: medians of %d runs (doc/tuning.md)\n",
             reps);
     fprintf(w, "pipeline_chunk %zu\t# fastest pipelined ping-pong of 8 MiB\n", chunk);
-    fprintf(w, "direct_block %zu\t# from here blocks sent as they lie win\n", direct);
+    fprintf(w, "direct_block %zu\t# messages of other sizes: as the largest\n",
+            direct[NMSG - 1]);
+    for (int k = 0; k < NMSG; k++)
+      fprintf(w, "direct_block@%zu %zu\t# from here blocks sent as they lie win\n",
+              message_sizes[k], direct[k]);
     fprintf(w, "nt_threshold %zu\t# 0: non-temporal stores never won\n", nt);
     fprintf(w, "list_batch %zu\n", dl_tune_get()->list_batch);
     fclose(w);
-    printf("\nwrote %s:\n  pipeline_chunk %zu\n  direct_block %zu\n  nt_threshold %zu\n"
-           "curves: %s/tune-*.csv\n", path, chunk, direct, nt, out);
+    printf("\nwrote %s:\n  pipeline_chunk %zu\n", path, chunk);
+    for (int k = 0; k < NMSG; k++)
+      printf("  direct_block@%zu %zu\n", message_sizes[k], direct[k]);
+    printf("  nt_threshold %zu\ncurves: %s/tune-*.csv\n", nt, out);
   }
   MPI_Finalize();
   return 0;

@@ -3,7 +3,8 @@
 # libdataloop-mpi-preload.so preloaded in the default mode (the automatic
 # strategy; every derived message's blocks sent as they lie; a block
 # threshold so low that the automatic choice mixes both; one rank packing
-# and the other sending blocks, which must meet on the wire) and in the
+# and the other sending blocks, which must meet on the wire; a tuning
+# file's thresholds per message size, each choice by the nearest) and in the
 # pipeline mode (the default chunk, and a small odd chunk that splits
 # elements). Two processes are not run under Valgrind (make check-valgrind
 # skips this script; it runs in make check).
@@ -39,3 +40,27 @@ for s in blocks pack; do
     { echo "FAILED: no 'strategy: $s' decision in the trace" >&2; exit 1; }
 done
 echo "ok: both strategies chosen and traced"
+# a tuning file's per-message-size thresholds: each choice uses the entry
+# measured at the size nearest the message's (on a log scale)
+echo "== direct_block@<size> entries of a tuning file"
+conf=$(mktemp /tmp/dl-p2p-tune-XXXXXX)
+printf 'direct_block 5\ndirect_block@4K 64\ndirect_block@1M 1T\n' > "$conf"
+sed -i 's/1T$/1099511627776/' "$conf"
+out=$(timeout 300 "$MPIEXEC" -n 2 -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" \
+  -genv DL_TUNE_FILE "$conf" -genv DL_TRACE 1 "$prog" 2>&1) ||
+  { rm -f "$conf"; echo "$out" | tail -20 >&2; echo "FAILED: tuning file run" >&2; exit 1; }
+rm -f "$conf"
+echo "$out" | awk '
+  /strategy: .* for [0-9]+ bytes .*blocks from [0-9]+ bytes/ {
+    for (i = 1; i <= NF; i++) {
+      if ($i == "for") n = $(i + 1)
+      if ($i == "from") b = $(i + 1)
+    }
+    r1 = n > 4096 ? n / 4096 : 4096 / n; r2 = n > 1048576 ? n / 1048576 : 1048576 / n
+    want = r1 < r2 ? 64 : 1099511627776
+    if (b != want) { print "FAILED: " n " bytes used blocks from " b ", not " want; bad = 1 }
+    seen++; used[b]++
+  }
+  END { if (!used["64"] || !used["1099511627776"]) { print "FAILED: not both entries used"; bad = 1 }
+        if (bad) exit 1; print "ok: " seen " choices used the nearest size" }' ||
+  exit 1

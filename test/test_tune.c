@@ -245,6 +245,92 @@ START_TEST(nt_copy_fires)
 }
 END_TEST
 
+/* message sizes --print asks dl_tune_direct_block about */
+static const size_t probes[] = {0, 1, 100 << 10, 600 << 10, 3 << 20, 20 << 20,
+                                (size_t)1 << 30};
+
+/* what --print said dl_tune_direct_block(m) was */
+static size_t direct_for(const char *out, size_t m)
+{
+  char key[64];
+  snprintf(key, sizeof(key), "direct for %zu: ", m);
+  const char *l = strstr(out, key);
+  ck_assert_msg(l != NULL, "no '%s' in:\n%s", key, out);
+  size_t v;
+  ck_assert_int_eq(sscanf(l + strlen(key), "%zu", &v), 1);
+  return v;
+}
+
+/* direct_block@<message> entries: the one measured nearest a message's size
+   (on a log scale) decides; bad lines are ignored, a repeated size replaces
+   its entry, at most DL_TUNE_DIRECT_MAX are kept; DL_DIRECT_BLOCK is one
+   threshold for all sizes */
+START_TEST(direct_block_per_message_size)
+{
+  char path[] = "/tmp/dl-tune-XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  FILE *f = fdopen(fd, "w");
+  fprintf(f, "direct_block 7K\n"
+             "direct_block@128K 4K\ndirect_block@1M 100\n"
+             "direct_block@33554432 1099511627776  # never\n"
+             "direct_block@1M 256\n"                       /* replaces */
+             "direct_block@ 5\ndirect_block@0 5\ndirect_block@2M banana\n"
+             "direct_block@x 5\ndirect_block@4M\ndirect_block@8M 0\n");
+  fclose(f);
+  char file[128];
+  snprintf(file, sizeof(file), "DL_TUNE_FILE=%s", path);
+  const char *env[] = {file, NULL};
+  char *out = printed(env);
+  size_t never = (size_t)1 << 40;
+  ck_assert_uint_eq(direct_for(out, 0), 4 << 10);
+  ck_assert_uint_eq(direct_for(out, 1), 4 << 10);
+  ck_assert_uint_eq(direct_for(out, 100 << 10), 4 << 10);
+  ck_assert_uint_eq(direct_for(out, 600 << 10), 256);
+  ck_assert_uint_eq(direct_for(out, 3 << 20), 256);
+  ck_assert_uint_eq(direct_for(out, 20 << 20), never);
+  ck_assert_uint_eq(direct_for(out, (size_t)1 << 30), never);
+  ck_assert_uint_eq(value(out, "direct_block@128K", NULL, 0), 4 << 10);
+  ck_assert_uint_eq(value(out, "direct_block@1M", NULL, 0), 256);
+  ck_assert_ptr_null(strstr(out, "direct_block@2M"));
+  ck_assert_ptr_null(strstr(out, "direct_block@0"));
+  ck_assert_ptr_null(strstr(out, "direct_block@8M"));
+  /* printed entries read back the same */
+  f = fopen(path, "w");
+  fputs(out, f);
+  fclose(f);
+  char *again = printed(env);
+  ck_assert_uint_eq(direct_for(again, 600 << 10), 256);
+  ck_assert_uint_eq(direct_for(again, 20 << 20), never);
+  ck_assert_uint_eq(value(again, "direct_block@128K", NULL, 0), 4 << 10);
+  /* the environment's one threshold for every size */
+  const char *env2[] = {file, "DL_DIRECT_BLOCK=2K", NULL};
+  out = printed(env2);
+  for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
+    ck_assert_uint_eq(direct_for(out, probes[i]), 2 << 10);
+  ck_assert_ptr_null(strstr(out, "direct_block@"));
+  /* no entries: direct_block for every size */
+  f = fopen(path, "w");
+  fprintf(f, "direct_block 7K\n");
+  fclose(f);
+  out = printed(env);
+  for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
+    ck_assert_uint_eq(direct_for(out, probes[i]), 7 << 10);
+  /* more sizes than there is room for: the first DL_TUNE_DIRECT_MAX stay */
+  f = fopen(path, "w");
+  for (int i = 0; i < DL_TUNE_DIRECT_MAX + 3; i++)
+    fprintf(f, "direct_block@%dM %d\n", 1 << i, 100 + i);
+  fclose(f);
+  out = printed(env);
+  ck_assert_uint_eq(direct_for(out, (size_t)1 << 30), 100 + DL_TUNE_DIRECT_MAX - 1);
+  ck_assert_uint_eq(direct_for(out, 1), 100);
+  char last[64];
+  snprintf(last, sizeof(last), "direct_block@%dM", 1 << DL_TUNE_DIRECT_MAX);
+  ck_assert_ptr_null(strstr(out, last));
+  unlink(path);
+}
+END_TEST
+
 /* --print: the thresholds, then a pack and unpack of 1 MiB of ints */
 static int print_mode(void)
 {
@@ -262,6 +348,8 @@ static int print_mode(void)
   pos = 0;
   rc |= dl_unpack(packed, n * sizeof(int), &pos, back, 1, t);
   printf("nt copies %lu\n", nt_calls - before);
+  for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
+    printf("direct for %zu: %zu\n", probes[i], dl_tune_direct_block(probes[i]));
   int same = memcmp(in, back, n * sizeof(int)) == 0;
   dl_type_free(&t);
   free(in);
@@ -279,6 +367,7 @@ int main(int argc, char **argv)
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, from_the_machine);
   tcase_add_test(tc, file_then_environment);
+  tcase_add_test(tc, direct_block_per_message_size);
   tcase_add_test(tc, nt_copy_bytes);
   tcase_add_test(tc, nt_copy_fires);
   suite_add_tcase(s, tc);

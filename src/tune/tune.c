@@ -101,6 +101,27 @@ static void derive(void)
   st.source[K_NT] = "default";
 }
 
+/* "direct_block@" */
+#define AT_LEN (sizeof("direct_block@") - 1)
+
+/* a line "direct_block@<message> <block>": replaces an entry of the same
+   message size, else adds one while there is room */
+static void set_direct_at(const char *message, const char *block)
+{
+  size_t m, b;
+  if (!dli_tune_parse_bytes(message, &m) || m == 0 || !dli_tune_parse_bytes(block, &b) ||
+      b < keys[K_DIRECT].lo || b > keys[K_DIRECT].hi)
+    return;
+  int i = 0;
+  while (i < st.t.direct_sizes && st.t.direct_at[i].message != m)
+    i++;
+  if (i == DL_TUNE_DIRECT_MAX)
+    return;
+  st.t.direct_at[i] = (struct dl_tune_direct){m, b};
+  if (i == st.t.direct_sizes)
+    st.t.direct_sizes++;
+}
+
 /* DL_TUNE_FILE, else $XDG_CONFIG_HOME (or ~/.config)/dataloop/tune.conf */
 static void read_file(void)
 {
@@ -139,6 +160,11 @@ static void read_file(void)
     for (int k = 0; k < NKEYS; k++)
       if (len == strlen(keys[k].file) && strncmp(name, keys[k].file, len) == 0)
         set(k, s, "file");
+    if (len > AT_LEN && strncmp(name, keys[K_DIRECT].file, AT_LEN - 1) == 0 &&
+        name[AT_LEN - 1] == '@') {
+      name[len] = '\0';
+      set_direct_at(name + AT_LEN, s);
+    }
   }
   fclose(f);
 }
@@ -152,6 +178,9 @@ static void load(void)
     if (e && *e)
       set(k, e, "environment");
   }
+  /* DL_DIRECT_BLOCK is one threshold for every message size */
+  if (strcmp(st.source[K_DIRECT], "environment") == 0)
+    st.t.direct_sizes = 0;
 }
 
 const dl_tune *dli_tune(void)
@@ -163,6 +192,27 @@ const dl_tune *dli_tune(void)
 const dl_tune *dl_tune_get(void)
 {
   return dli_tune();
+}
+
+/* how far apart two sizes are on a log scale: the larger over the smaller */
+static double size_ratio(size_t a, size_t b)
+{
+  return a < b ? (double)b / (double)a : (double)a / (double)b;
+}
+
+size_t dl_tune_direct_block(size_t message_bytes)
+{
+  const dl_tune *t = dli_tune();
+  size_t block = t->direct_block;
+  double best = 0;
+  for (int i = 0; i < t->direct_sizes; i++) {
+    double d = size_ratio(message_bytes ? message_bytes : 1, t->direct_at[i].message);
+    if (i == 0 || d < best) {
+      best = d;
+      block = t->direct_at[i].block;
+    }
+  }
+  return block;
 }
 
 static void bytes(FILE *f, size_t v)
@@ -191,6 +241,15 @@ int dl_tune_print(FILE *f)
     fprintf(f, "%-15s ", keys[k].file);
     bytes(f, *field(k));
     fprintf(f, "\t# %s; %s overrides\n", st.source[k], keys[k].env);
+  }
+  for (int i = 0; i < t->direct_sizes; i++) {
+    fprintf(f, "%s", keys[K_DIRECT].file);
+    fputc('@', f);
+    bytes(f, t->direct_at[i].message);
+    fputc(' ', f);
+    bytes(f, t->direct_at[i].block);
+    fprintf(f, "\t# file: messages of about this size; %s overrides\n",
+            keys[K_DIRECT].env);
   }
   return ferror(f) ? DL_ERR_IO : DL_OK;
 }

@@ -42,21 +42,20 @@ static size_t bytes(const char *name, size_t def, size_t lo, size_t hi)
 static void load(void)
 {
   /* the machine's thresholds, a tuning file and DL_PIPELINE_CHUNK and
-     DL_DIRECT_BLOCK are dl_tune's */
+     DL_DIRECT_BLOCK are dl_tune's (strategy.c asks it per message size) */
   const dl_tune *t = dl_tune_get();
   cfg.trace = flag("DL_TRACE");
   cfg.pipeline = flag("DL_PIPELINE");
   cfg.chunk = t->pipeline_chunk < MAX_CHUNK ? t->pipeline_chunk : MAX_CHUNK;
-  cfg.direct_block = t->direct_block;
   cfg.ring = (int)bytes("DL_PIPELINE_RING", 4, 2, 4);
   const char *s = getenv("DL_STRATEGY");
   cfg.strategy = s && !strcmp(s, "pack") ? DLP_S_PACK
                : s && !strcmp(s, "blocks") ? DLP_S_BLOCKS : -1;
   if (cfg.trace)
     dlp_trace("active: %s mode, chunk %zu bytes, ring %d, strategy %s, direct "
-              "blocks from %zu bytes", cfg.pipeline ? "pipeline" : "default",
-              cfg.chunk, cfg.ring, cfg.strategy < 0 ? "auto"
-              : dlp_strategy_name(cfg.strategy), cfg.direct_block);
+              "blocks from %zu bytes (%d sizes measured)", cfg.pipeline ? "pipeline"
+              : "default", cfg.chunk, cfg.ring, cfg.strategy < 0 ? "auto"
+              : dlp_strategy_name(cfg.strategy), t->direct_block, t->direct_sizes);
 }
 
 const dlp_config *dlp_cfg(void)

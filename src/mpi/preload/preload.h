@@ -29,7 +29,6 @@ typedef struct dlp_config {
   size_t chunk;      /* DL_PIPELINE_CHUNK: bytes per chunk (dl_tune) */
   int ring;          /* DL_PIPELINE_RING: packed chunks in flight, 2..4 */
   int strategy;      /* DL_STRATEGY: DLP_S_PACK or _BLOCKS forced, or -1 */
-  size_t direct_block; /* DL_DIRECT_BLOCK: mean block bytes for BLOCKS */
 } dlp_config;
 DLI_HIDDEN const dlp_config *dlp_cfg(void);
 /* switches the mode at run time (the benchmark does, on all ranks at a

@@ -3,7 +3,9 @@
  *
  *   DIRECT  predefined, dense or empty data: MPICH with the user's own
  *           arguments
- *   BLOCKS  blocks of at least DL_DIRECT_BLOCK bytes on average: MPICH moves
+ *   BLOCKS  blocks of at least dl_tune_direct_block(message bytes) on
+ *           average (DL_DIRECT_BLOCK, else measured at the nearest
+ *           message size by dataloop-tune): MPICH moves
  *           them from where they lie, described by an hindexed type of
  *           bytes over the user's buffer, with no staging copy; the wire
  *           is the packed stream all the same, so any receiver matches
@@ -95,7 +97,7 @@ static int choose(const dlp_data *d, MPI_Datatype *blocks)
   if (c->strategy == DLP_S_PACK)
     return DLP_S_PACK;
   size_t max = c->strategy == DLP_S_BLOCKS ? MAX_BLOCKS
-                                           : d->bytes / c->direct_block;
+                                           : d->bytes / dl_tune_direct_block(d->bytes);
   if (max > 0 && (*blocks = blocks_type(d, max < MAX_BLOCKS ? max : MAX_BLOCKS)) !=
                      MPI_DATATYPE_NULL)
     return DLP_S_BLOCKS;
@@ -130,8 +132,9 @@ static plan *lookup(const dlp_data *d)
   dl_type_retain(d->t);
   *lru = (plan){.t = d->t, .count = d->count, .forced = dlp_cfg()->strategy};
   lru->strategy = choose(d, &lru->blocks);
-  DLP_TRACE("strategy: %s for %zu bytes (%lld of a type)",
-            dlp_strategy_name(lru->strategy), d->bytes, (long long)d->count);
+  DLP_TRACE("strategy: %s for %zu bytes (%lld of a type; blocks from %zu bytes)",
+            dlp_strategy_name(lru->strategy), d->bytes, (long long)d->count,
+            dl_tune_direct_block(d->bytes));
   return lru;
 }
 

@@ -235,8 +235,12 @@ static void measure(const opts *o, btest *t, char *buf, stat3 *st)
   double *us = malloc(sizeof(double) * (size_t)o->batches * NVAR);
   for (int v = 0; v < NVAR; v++)
     iters[v] = calibrate(o, v, t, buf);
+  /* batch b starts at variant b mod NVAR, so that no variant always runs
+     right after the same other one (whose traffic leaves caches and MPICH's
+     buffers in its own state) */
   for (int b = 0; b < o->batches; b++)
-    for (int v = 0; v < NVAR; v++) {
+    for (int k = 0; k < NVAR; k++) {
+      int v = (b + k) % NVAR;
       mode_for(v);
       MPI_Barrier(MPI_COMM_WORLD);
       double t0 = bench_now();

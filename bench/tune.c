@@ -15,7 +15,9 @@
  *           sizes: pipeline_chunk is the fastest
  *   blocks  ping-pong of messages of 128 KiB, 1, 8 and 32 MiB in blocks of
  *           64 bytes to an eighth of the message, packed and sent as the
- *           blocks lie, run for run in turn: direct_block@<message> is the
+ *           blocks lie, every setting's runs spread over the whole
+ *           measurement (run r of each before run r + 1 of any):
+ *           direct_block@<message> is the
  *           smallest block from which sending the blocks wins at every
  *           larger size
  * The file goes to PATH, else DL_TUNE_FILE, else
@@ -173,27 +175,6 @@ static stat3 pingpong(btest *t)
   return stats(us, reps);
 }
 
-/* packed against sent as the blocks lie, run for run in turn, so that a
-   drift in the transport's speed during the measurement favours neither */
-static void pack_vs_blocks(btest *t, stat3 *packed, stat3 *blocks)
-{
-  dlp_configure(false, 0);
-  dlp_configure_strategy(DLP_S_PACK);
-  long np = calibrate(t);
-  dlp_configure_strategy(DLP_S_BLOCKS);
-  long nb = calibrate(t);
-  double p[32], b[32];
-  for (int r = 0; r < reps; r++) {
-    dlp_configure_strategy(DLP_S_PACK);
-    p[r] = timed(t, np);
-    dlp_configure_strategy(DLP_S_BLOCKS);
-    b[r] = timed(t, nb);
-  }
-  dlp_configure_strategy(-1);
-  *packed = stats(p, reps);
-  *blocks = stats(b, reps);
-}
-
 static size_t measure_chunks(btest *t, FILE *csv)
 {
   size_t best = 0;
@@ -238,35 +219,73 @@ static void make_blocks(btest *t, size_t m, size_t b)
   dl_pack_size(1, t->dt, &t->packed);
 }
 
-/* direct_block for messages of m bytes: the smallest block from which
-   sending the blocks as they lie wins at every larger block size up to m/8,
-   or 2^40 (never) */
-static size_t measure_blocks(size_t m, FILE *csv)
+/* one setting of the blocks measurement: its message, round trips per run
+   and times per run (microseconds per round trip), packed and as they lie */
+typedef struct probe {
+  btest t;
+  long n[2];
+  double us[2][32];
+} probe;
+
+enum { PACKED, AS_THEY_LIE };
+
+static void probe_run(probe *p, int r)
+{
+  for (int k = PACKED; k <= AS_THEY_LIE; k++) {
+    dlp_configure_strategy(k == PACKED ? DLP_S_PACK : DLP_S_BLOCKS);
+    p->us[k][r] = timed(&p->t, p->n[k]);
+  }
+}
+
+/* direct_block@<message> for each message size: the smallest block from
+   which sending the blocks as they lie wins at every larger block size up
+   to an eighth of the message, or 2^40 (never). Every setting's runs are
+   spread over the whole measurement, run r of each before run r + 1 of
+   any, so that a change in the transport's speed while it lasts (this
+   development VM's shared-memory transfers change speed by 2-4x from one
+   minute to the next) weighs on every setting alike. */
+static void measure_blocks(FILE *csv, size_t direct[NMSG])
 {
   static const size_t bs[] = {64, 256, 1 << 10, 4 << 10, 16 << 10, 64 << 10,
                               256 << 10, 1 << 20, 4 << 20};
-  enum { N = sizeof(bs) / sizeof(bs[0]) };
-  bool wins[N];
-  int n = 0;
-  for (; n < N && bs[n] <= m / 8; n++) {
-    btest t;
-    stat3 p, b;
-    make_blocks(&t, m, bs[n]);
-    pack_vs_blocks(&t, &p, &b);
-    wins[n] = b.med < p.med;
-    if (rank == 0) {
-      printf("blocks  %5zu KiB in %7zu B   packed %9.1f us (%8.1f - %8.1f)   as they "
-             "lie %9.1f us (%8.1f - %8.1f)\n", m >> 10, bs[n], p.med, p.lo, p.hi, b.med,
-             b.lo, b.hi);
-      fprintf(csv, "%zu,%zu,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n", m, bs[n], p.med, p.lo,
-              p.hi, b.med, b.lo, b.hi);
+  enum { NB = sizeof(bs) / sizeof(bs[0]) };
+  probe *pr = calloc(NMSG * NB, sizeof(*pr));
+  int np = 0;
+  dlp_configure(false, 0);
+  for (int m = 0; m < NMSG; m++)
+    for (int b = 0; b < NB && bs[b] <= message_sizes[m] / 8; b++, np++) {
+      make_blocks(&pr[np].t, message_sizes[m], bs[b]);
+      for (int k = PACKED; k <= AS_THEY_LIE; k++) {
+        dlp_configure_strategy(k == PACKED ? DLP_S_PACK : DLP_S_BLOCKS);
+        pr[np].n[k] = calibrate(&pr[np].t);
+      }
     }
-    bench_free(&t);
+  for (int r = 0; r < reps; r++)
+    for (int i = 0; i < np; i++)
+      probe_run(&pr[i], r);
+  dlp_configure_strategy(-1);
+  int i = 0;
+  for (int m = 0; m < NMSG; m++) {
+    size_t mb = message_sizes[m];
+    bool wins[NB];
+    int nb = 0;
+    for (; nb < NB && bs[nb] <= mb / 8; nb++, i++) {
+      stat3 p = stats(pr[i].us[PACKED], reps), b = stats(pr[i].us[AS_THEY_LIE], reps);
+      wins[nb] = b.med < p.med;
+      if (rank == 0) {
+        printf("blocks  %5zu KiB in %7zu B   packed %9.1f us (%8.1f - %8.1f)   as they "
+               "lie %9.1f us (%8.1f - %8.1f)\n", mb >> 10, bs[nb], p.med, p.lo, p.hi,
+               b.med, b.lo, b.hi);
+        fprintf(csv, "%zu,%zu,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n", mb, bs[nb], p.med, p.lo,
+                p.hi, b.med, b.lo, b.hi);
+      }
+      bench_free(&pr[i].t);
+    }
+    direct[m] = (size_t)1 << 40;
+    for (int k = nb - 1; k >= 0 && wins[k]; k--)
+      direct[m] = bs[k];
   }
-  size_t from = (size_t)1 << 40;
-  for (int k = n - 1; k >= 0 && wins[k]; k--)
-    from = bs[k];
-  return from;
+  free(pr);
 }
 
 static FILE *open_csv(const char *dir, const char *name, const char *header)
@@ -368,8 +387,7 @@ int main(int argc, char **argv)
   size_t chunk = measure_chunks(&t, fch);
   bench_free(&t);
   size_t direct[NMSG];
-  for (int k = 0; k < NMSG; k++)
-    direct[k] = measure_blocks(message_sizes[k], fbl);
+  measure_blocks(fbl, direct);
 
   if (rank == 0) {
     for (FILE **f = (FILE *[]){fnt, fpk, fch, fbl}, **e = f + 4; f < e; f++)

@@ -4,7 +4,8 @@
 # strategy; every derived message's blocks sent as they lie; a block
 # threshold so low that the automatic choice mixes both; one rank packing
 # and the other sending blocks, which must meet on the wire; a tuning
-# file's thresholds per message size, each choice by the nearest) and in the
+# file's thresholds per message size, each choice by the nearest; timed
+# choices, and none with DL_ADAPT=0) and in the
 # pipeline mode (the default chunk, and a small odd chunk that splits
 # elements). Two processes are not run under Valgrind (make check-valgrind
 # skips this script; it runs in make check).
@@ -40,6 +41,26 @@ for s in blocks pack; do
     { echo "FAILED: no 'strategy: $s' decision in the trace" >&2; exit 1; }
 done
 echo "ok: both strategies chosen and traced"
+# a (type, count) sent again and again in 2 KiB rows is timed: it tries
+# the other kind (and every message still arrives whole, checked by the
+# program); DL_ADAPT=0 times nothing
+echo "== timed choices, and DL_ADAPT=0"
+out=$(timeout 300 "$MPIEXEC" -n 2 -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" \
+  -genv DL_TRACE 1 "$prog" 2>&1) ||
+  { echo "$out" | tail -20 >&2; echo "FAILED: timed run" >&2; exit 1; }
+echo "$out" | grep -q "strategy: .* for 262144 bytes .*; timed)" ||
+  { echo "FAILED: the repeated 256 KiB message was not timed" >&2; exit 1; }
+echo "$out" | grep -q "send: 262144 bytes from the user's blocks" ||
+  { echo "FAILED: no timed try sent the blocks as they lie" >&2; exit 1; }
+echo "$out" | grep -q "send: 262144 packed bytes" ||
+  { echo "FAILED: no timed send packed" >&2; exit 1; }
+out=$(timeout 300 "$MPIEXEC" -n 2 -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" \
+  -genv DL_TRACE 1 -genv DL_ADAPT 0 "$prog" 2>&1) ||
+  { echo "$out" | tail -20 >&2; echo "FAILED: DL_ADAPT=0 run" >&2; exit 1; }
+if echo "$out" | grep -q "; timed)"; then
+  echo "FAILED: DL_ADAPT=0 timed a plan" >&2; exit 1
+fi
+echo "ok: timed where either could win, and not with DL_ADAPT=0"
 # a tuning file's per-message-size thresholds: each choice uses the entry
 # measured at the size nearest the message's (on a log scale)
 echo "== direct_block@<size> entries of a tuning file"

@@ -313,6 +313,40 @@ static void pingpong(maker make, int tag)
   buf_free(&r);
 }
 
+/* one (type, count) sent back and forth 80 times, new data each time: the
+   interposer's timed choice tries both kinds on it (sends 4 and 5, then
+   every 32nd) and may switch between them; every message must arrive */
+static void repeated(void)
+{
+  buf s, r;
+  MPI_Datatype t;
+  MPI_Type_vector(128, 256, 512, MPI_DOUBLE, &t);      /* 256 KiB in 2 KiB rows */
+  buf_make(&s, "2 KiB rows, repeated", t, 1, 128 * 256, 8);
+  MPI_Type_dup(s.t, &t);
+  buf_make(&r, "2 KiB rows, repeated", t, 1, 128 * 256, 8);
+  int peer = 1 - rank;
+  MPI_Status st;
+  for (int i = 0; i < 80; i++) {
+    unsigned seed = 5000u + (unsigned)i;
+    if (rank == 0) {
+      fill(&s, seed);
+      OK(MPI_Send(s.origin, s.count, s.t, peer, 60, MPI_COMM_WORLD));
+      blank(&r);
+      OK(MPI_Recv(r.origin, r.count, r.t, peer, 61, MPI_COMM_WORLD, &st));
+      VERIFY("repeated pong", &s, seed + 1000u, &r, s.packed);
+    } else {
+      blank(&r);
+      OK(MPI_Recv(r.origin, r.count, r.t, peer, 60, MPI_COMM_WORLD, &st));
+      STATUS("repeated ping", &st, &r, peer, 60);
+      VERIFY("repeated ping", &s, seed, &r, s.packed);
+      fill(&s, seed + 1000u);
+      OK(MPI_Send(s.origin, s.count, s.t, peer, 61, MPI_COMM_WORLD));
+    }
+  }
+  buf_free(&s);
+  buf_free(&r);
+}
+
 /* MPI_ANY_SOURCE and MPI_ANY_TAG on a large derived-type message */
 static void wildcards(void)
 {
@@ -901,6 +935,7 @@ int main(int argc, char **argv)
                                 dense, doubles};
   for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
     pingpong(types[i], 1 + (int)i);
+  repeated();
   wildcards();
   short_messages();
   truncation();

@@ -46,16 +46,19 @@ static void load(void)
   const dl_tune *t = dl_tune_get();
   cfg.trace = flag("DL_TRACE");
   cfg.pipeline = flag("DL_PIPELINE");
+  const char *adapt = getenv("DL_ADAPT");
+  cfg.adapt = !(adapt && strcmp(adapt, "0") == 0);
   cfg.chunk = t->pipeline_chunk < MAX_CHUNK ? t->pipeline_chunk : MAX_CHUNK;
   cfg.ring = (int)bytes("DL_PIPELINE_RING", 4, 2, 4);
   const char *s = getenv("DL_STRATEGY");
   cfg.strategy = s && !strcmp(s, "pack") ? DLP_S_PACK
                : s && !strcmp(s, "blocks") ? DLP_S_BLOCKS : -1;
   if (cfg.trace)
-    dlp_trace("active: %s mode, chunk %zu bytes, ring %d, strategy %s, direct "
+    dlp_trace("active: %s mode, chunk %zu bytes, ring %d, strategy %s%s, direct "
               "blocks from %zu bytes (%d sizes measured)", cfg.pipeline ? "pipeline"
               : "default", cfg.chunk, cfg.ring, cfg.strategy < 0 ? "auto"
-              : dlp_strategy_name(cfg.strategy), t->direct_block, t->direct_sizes);
+              : dlp_strategy_name(cfg.strategy), cfg.adapt ? " (timed)" : "",
+              t->direct_block, t->direct_sizes);
 }
 
 const dlp_config *dlp_cfg(void)
@@ -76,6 +79,12 @@ void dlp_configure_strategy(int strategy)
 {
   pthread_once(&once, load);
   cfg.strategy = strategy;
+}
+
+void dlp_configure_adapt(bool adapt)
+{
+  pthread_once(&once, load);
+  cfg.adapt = adapt;
 }
 
 void dlp_trace(const char *fmt, ...)

@@ -123,21 +123,25 @@ static int send_common(const void *buf, MPI_Count count, MPI_Datatype dt, int de
     args a = direct(&d);
     return dlp_send_as(a.buf, a.count, a.dt, dest, tag, comm, mode);
   }
-  dlp_plan(&d, false);
+  /* timed: the plan may switch kinds by how long its sends take */
+  dlp_plan_timed(&d);
+  double t0 = dlp_now();
   if (d.strategy == DLP_S_BLOCKS) {
     DLP_TRACE("send: %zu bytes from the user's blocks to %d, tag %d", d.bytes,
               dest, tag);
     rc = dlp_send_as(buf, 1, d.blocks, dest, tag, comm, mode);
-    dlp_plan_done(&d);
+    dlp_plan_timed_done(&d, rc ? -1 : dlp_now() - t0);
     return rc;
   }
-  dlp_plan_done(&d);
   void *stage;
-  if ((rc = dlp_stage_out(&d, &stage)))
+  if ((rc = dlp_stage_out(&d, &stage))) {
+    dlp_plan_timed_done(&d, -1);
     return dlp_raise(comm, rc);
+  }
   DLP_TRACE("send: %zu packed bytes to %d, tag %d", d.bytes, dest, tag);
   rc = dlp_send_as(stage, (MPI_Count)d.bytes, MPI_PACKED, dest, tag, comm, mode);
   dlp_stage_put(stage);
+  dlp_plan_timed_done(&d, rc ? -1 : dlp_now() - t0);
   return rc;
 }
 

@@ -2,7 +2,8 @@
  * each other. Nothing declared here is exported; the library's only public
  * symbols are the MPI_* functions it intercepts and dl_preload_active.
  *
- *   config.c    environment (DL_TRACE, DL_PIPELINE, DL_PIPELINE_CHUNK), trace
+ *   config.c    environment (DL_TRACE, DL_PIPELINE, DL_PIPELINE_CHUNK,
+ *               DL_STRATEGY, DL_ADAPT), trace
  *   errors.c    errors through the communicator's error handler
  *   data.c      a user buffer as dataloop sees it; staging buffers
  *   raw.c       byte sends and receives in the int or the _c form
@@ -29,6 +30,8 @@ typedef struct dlp_config {
   size_t chunk;      /* DL_PIPELINE_CHUNK: bytes per chunk (dl_tune) */
   int ring;          /* DL_PIPELINE_RING: packed chunks in flight, 2..4 */
   int strategy;      /* DL_STRATEGY: DLP_S_PACK or _BLOCKS forced, or -1 */
+  bool adapt;        /* DL_ADAPT (default 1): timed sends may switch a
+                        (type, count) between PACK and BLOCKS */
 } dlp_config;
 DLI_HIDDEN const dlp_config *dlp_cfg(void);
 /* switches the mode at run time (the benchmark does, on all ranks at a
@@ -37,6 +40,8 @@ DLI_HIDDEN void dlp_configure(bool pipeline, size_t chunk);
 /* forces a strategy (DLP_S_PACK, DLP_S_BLOCKS) or -1 for the automatic
    choice; for the benchmark, like dlp_configure */
 DLI_HIDDEN void dlp_configure_strategy(int strategy);
+/* DL_ADAPT at run time, for the tests; plans made before keep theirs */
+DLI_HIDDEN void dlp_configure_adapt(bool adapt);
 DLI_HIDDEN void dlp_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define DLP_TRACE(...)                  \
   do {                                  \
@@ -78,6 +83,14 @@ enum { DLP_S_DIRECT, DLP_S_BLOCKS, DLP_S_PACK, DLP_S_PIPE };
    the MPI operation using d has started. */
 DLI_HIDDEN void dlp_plan(dlp_data *d, bool stream);
 DLI_HIDDEN void dlp_plan_done(dlp_data *d);
+/* dlp_plan for a blocking send whose duration the caller measures and
+   reports with dlp_plan_timed_done (seconds; negative: failed), which
+   also does what dlp_plan_done does: such sends may try the other
+   strategy, and their times decide which one the plan keeps */
+DLI_HIDDEN void dlp_plan_timed(dlp_data *d);
+DLI_HIDDEN void dlp_plan_timed_done(dlp_data *d, double seconds);
+/* seconds on a monotonic clock */
+DLI_HIDDEN double dlp_now(void);
 DLI_HIDDEN const char *dlp_strategy_name(int s);
 /* frees every cached plan (at MPI_Finalize) */
 DLI_HIDDEN void dlp_plans_free(void);

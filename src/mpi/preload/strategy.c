@@ -15,7 +15,18 @@
  *
  * DL_STRATEGY=pack or blocks forces a kind for every derived type whose
  * data is not dense (auto, the default, chooses); DL_TRACE=1 prints each
- * choice when it is made. The choice and the hindexed type are kept for
+ * choice when it is made.
+ *
+ * The automatic choice is first the tuned threshold's; then, for messages
+ * where either kind could win (at least ADAPT_BYTES in blocks of
+ * ADAPT_BLOCK bytes or more on average), blocking sends are timed: the
+ * 4th and 5th and every PROBE_EVERY-th timed send try the other kind, and
+ * when a try beats every recent send of the kept one (two at least) by 8%,
+ * the plan switches (DL_ADAPT=0: never). The first send of each kind is
+ * not counted: it pays for page faults and set-up. The speed of MPICH's transfers of blocks
+ * changes with the state of its transport, by 2-4x on the development
+ * machine from one minute to the next (doc/tuning.md), which no threshold
+ * measured beforehand can follow. The choice and the hindexed type are kept for
  * the 64 most recently used (type, count) pairs, each holding a reference
  * to its type; a plan an operation is being started with is not evicted
  * (after that, MPI keeps the hindexed type alive as long as the operation
@@ -23,19 +34,36 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "preload.h"
 
 #define PLANS 64
 #define MAX_BLOCKS ((size_t)1 << 20)   /* forced BLOCKS with more: PACK */
+#define ADAPT_BYTES ((size_t)64 << 10)  /* smaller sends end before the
+                                           transfer does: their time says
+                                           nothing of it */
+#define ADAPT_BLOCK 256                 /* smaller blocks lost to packing by
+                                           1.2-5x in every state measured */
+#define PROBE_EVERY 32                  /* a try of the worse kind costs at most
+                                           a 32nd of its excess */
+#define SAMPLES 3
+#define SWITCH_GAIN 0.92
 
 typedef struct plan {
   dl_type *t;              /* NULL: free */
   MPI_Count count;
   int strategy;
-  MPI_Datatype blocks;     /* BLOCKS */
+  MPI_Datatype blocks;     /* BLOCKS, or an adaptive plan's other kind */
   unsigned long used;
   int users;               /* operations being started with it */
   int forced;              /* dlp_cfg()->strategy when it was chosen */
+  bool adaptive;           /* PACK and BLOCKS both possible, timed sends */
+  unsigned long timed;     /* timed sends started */
+  bool warm[2];            /* a send of the kind ran (its first time, with
+                              page faults and set-up, is not kept) */
+  double secs[2][SAMPLES]; /* the kind's latest timed sends, [0] PACK,
+                              [1] BLOCKS */
+  int nsecs[2];
 } plan;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -50,9 +78,10 @@ const char *dlp_strategy_name(int s)
 }
 
 /* stream bytes [first, first + len) of segment s as an hindexed type of
-   bytes relative to its buffer, if they lie in at most max blocks;
-   MPI_DATATYPE_NULL otherwise */
-static MPI_Datatype range_blocks(dl_segment *s, size_t first, size_t len, size_t max)
+   bytes relative to its buffer, if they lie in at most max blocks (*nb of
+   them); MPI_DATATYPE_NULL otherwise */
+static MPI_Datatype range_blocks(dl_segment *s, size_t first, size_t len, size_t max,
+                                 size_t *nb)
 {
   int64_t *offs = malloc((max + 1) * sizeof(int64_t));
   int64_t *lens = malloc((max + 1) * sizeof(int64_t));
@@ -70,6 +99,7 @@ static MPI_Datatype range_blocks(dl_segment *s, size_t first, size_t len, size_t
     if (PMPI_Type_create_hindexed_c((MPI_Count)n, cl, cd, MPI_BYTE, &b) != MPI_SUCCESS ||
         PMPI_Type_commit(&b) != MPI_SUCCESS)
       b = MPI_DATATYPE_NULL;
+    *nb = n;
   }
   free(offs);
   free(lens);
@@ -78,30 +108,44 @@ static MPI_Datatype range_blocks(dl_segment *s, size_t first, size_t len, size_t
   return b;
 }
 
-/* the blocks of (count, t), if there are at most max of them */
-static MPI_Datatype blocks_type(const dlp_data *d, size_t max)
+/* the blocks of (count, t), if there are at most max of them; *n their
+   number */
+static MPI_Datatype blocks_type(const dlp_data *d, size_t max, size_t *n)
 {
   dl_segment *s;
   if (dl_segment_create(NULL, d->count, d->t, &s) != DL_OK)
     return MPI_DATATYPE_NULL;
-  MPI_Datatype b = range_blocks(s, 0, d->bytes, max);
+  MPI_Datatype b = range_blocks(s, 0, d->bytes, max, n);
   dl_segment_free(&s);
   return b;
 }
 
-/* the kind for d when nothing is cached: BLOCKS needs few enough blocks */
-static int choose(const dlp_data *d, MPI_Datatype *blocks)
+static size_t at_most(size_t n, size_t cap)
+{
+  return n < cap ? n : cap;
+}
+
+/* the kind for a new plan p of d: BLOCKS needs few enough blocks; when
+   timing may change it later, the blocks type is made all the same */
+static void choose(const dlp_data *d, plan *p)
 {
   const dlp_config *c = dlp_cfg();
-  *blocks = MPI_DATATYPE_NULL;
+  p->blocks = MPI_DATATYPE_NULL;
+  p->strategy = DLP_S_PACK;
   if (c->strategy == DLP_S_PACK)
-    return DLP_S_PACK;
-  size_t max = c->strategy == DLP_S_BLOCKS ? MAX_BLOCKS
-                                           : d->bytes / dl_tune_direct_block(d->bytes);
-  if (max > 0 && (*blocks = blocks_type(d, max < MAX_BLOCKS ? max : MAX_BLOCKS)) !=
-                     MPI_DATATYPE_NULL)
-    return DLP_S_BLOCKS;
-  return DLP_S_PACK;
+    return;
+  size_t threshold = at_most(d->bytes / dl_tune_direct_block(d->bytes), MAX_BLOCKS);
+  size_t max = c->strategy == DLP_S_BLOCKS ? MAX_BLOCKS : threshold;
+  bool adapt = c->strategy < 0 && c->adapt && d->bytes >= ADAPT_BYTES;
+  size_t adapt_max = at_most(d->bytes / ADAPT_BLOCK, MAX_BLOCKS);
+  if (adapt && adapt_max > max)
+    max = adapt_max;
+  size_t n = 0;
+  if (max == 0 || (p->blocks = blocks_type(d, max, &n)) == MPI_DATATYPE_NULL)
+    return;
+  p->adaptive = adapt && n <= adapt_max;
+  p->strategy = c->strategy == DLP_S_BLOCKS || n <= threshold ? DLP_S_BLOCKS
+                                                              : DLP_S_PACK;
 }
 
 static void drop(plan *p)
@@ -131,11 +175,27 @@ static plan *lookup(const dlp_data *d)
   dlp_finalize_hook();                /* frees the types at MPI_Finalize */
   dl_type_retain(d->t);
   *lru = (plan){.t = d->t, .count = d->count, .forced = dlp_cfg()->strategy};
-  lru->strategy = choose(d, &lru->blocks);
-  DLP_TRACE("strategy: %s for %zu bytes (%lld of a type; blocks from %zu bytes)",
+  choose(d, lru);
+  DLP_TRACE("strategy: %s for %zu bytes (%lld of a type; blocks from %zu bytes%s)",
             dlp_strategy_name(lru->strategy), d->bytes, (long long)d->count,
-            dl_tune_direct_block(d->bytes));
+            dl_tune_direct_block(d->bytes), lru->adaptive ? "; timed" : "");
   return lru;
+}
+
+/* the plan of d, in use until dlp_plan_done; lock held */
+static plan *take(dlp_data *d)
+{
+  plan *p = lookup(d);
+  if (p) {
+    p->used = ++clock_;
+    p->users++;
+    d->strategy = p->strategy;
+    d->blocks = p->blocks;
+    d->plan = p;
+  } else {
+    d->strategy = DLP_S_PACK;
+  }
+  return p;
 }
 
 void dlp_plan(dlp_data *d, bool stream)
@@ -150,17 +210,92 @@ void dlp_plan(dlp_data *d, bool stream)
     return;
   }
   pthread_mutex_lock(&lock);
-  plan *p = lookup(d);
-  if (p) {
-    p->used = ++clock_;
-    p->users++;
-    d->strategy = p->strategy;
-    d->blocks = p->blocks;
-    d->plan = p;
-  } else {
-    d->strategy = DLP_S_PACK;
+  take(d);
+  pthread_mutex_unlock(&lock);
+}
+
+static int other(int kind)
+{
+  return kind == DLP_S_PACK ? DLP_S_BLOCKS : DLP_S_PACK;
+}
+
+static int slot(int kind)
+{
+  return kind == DLP_S_BLOCKS;
+}
+
+void dlp_plan_timed(dlp_data *d)
+{
+  d->strategy = DLP_S_DIRECT;
+  d->blocks = MPI_DATATYPE_NULL;
+  d->plan = NULL;
+  if (dlp_straight(d))
+    return;
+  pthread_mutex_lock(&lock);
+  plan *p = take(d);
+  if (p && p->adaptive) {
+    unsigned long k = ++p->timed;
+    if (k == 4 || k == 5 || k % PROBE_EVERY == 0)
+      d->strategy = other(p->strategy);
   }
   pthread_mutex_unlock(&lock);
+}
+
+/* whether a send of the other kind taking secs beats every recent send of
+   the kept kind, two at least, by SWITCH_GAIN */
+static bool beats(const plan *p, double secs)
+{
+  int keep = slot(p->strategy);
+  if (p->nsecs[keep] < 2)
+    return false;
+  for (int i = 0; i < p->nsecs[keep]; i++)
+    if (secs >= SWITCH_GAIN * p->secs[keep][i])
+      return false;
+  return true;
+}
+
+static void record(plan *p, int kind, double secs)
+{
+  int k = slot(kind);
+  if (!p->warm[k]) {
+    p->warm[k] = true;
+    return;
+  }
+  if (kind != p->strategy && beats(p, secs)) {
+    int keep = slot(p->strategy);
+    double least = p->secs[keep][0];
+    for (int i = 1; i < p->nsecs[keep]; i++)
+      least = p->secs[keep][i] < least ? p->secs[keep][i] : least;
+    DLP_TRACE("strategy: %s for %lld of a type now (a send %.0f us, the %s ones "
+              "at least %.0f us)", dlp_strategy_name(kind), (long long)p->count,
+              secs * 1e6, dlp_strategy_name(p->strategy), least * 1e6);
+    p->strategy = kind;
+  }
+  if (p->nsecs[k] < SAMPLES)
+    p->nsecs[k]++;
+  memmove(&p->secs[k][1], &p->secs[k][0], (SAMPLES - 1) * sizeof(double));
+  p->secs[k][0] = secs;
+}
+
+void dlp_plan_timed_done(dlp_data *d, double seconds)
+{
+  plan *p = d->plan;
+  if (!p)
+    return;
+  pthread_mutex_lock(&lock);
+  if (p->adaptive && seconds >= 0 && (d->strategy == DLP_S_PACK ||
+                                      d->strategy == DLP_S_BLOCKS))
+    record(p, d->strategy, seconds);
+  p->users--;
+  pthread_mutex_unlock(&lock);
+  d->plan = NULL;
+}
+
+double dlp_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 void dlp_plan_done(dlp_data *d)

@@ -149,12 +149,20 @@ START_TEST(from_the_machine)
 }
 END_TEST
 
-START_TEST(file_then_environment)
+/* a new temporary file from the template path (its XXXXXX replaced) */
+static FILE *temp_file(char *path)
 {
-  char path[] = "/tmp/dl-tune-XXXXXX";
   int fd = mkstemp(path);
   ck_assert_int_ge(fd, 0);
   FILE *f = fdopen(fd, "w");
+  ck_assert_ptr_nonnull(f);
+  return f;
+}
+
+START_TEST(file_then_environment)
+{
+  char path[] = "/tmp/dl-tune-XXXXXX";
+  FILE *f = temp_file(path);
   fprintf(f, "# a comment\n  pipeline_chunk = 96K   # spaces and =\n"
              "direct_block 3M\nnt_threshold\t128M\nlist_batch 2048\n"
              "unknown_key 5\nlist_batch banana\n");
@@ -268,9 +276,7 @@ static size_t direct_for(const char *out, size_t m)
 START_TEST(direct_block_per_message_size)
 {
   char path[] = "/tmp/dl-tune-XXXXXX";
-  int fd = mkstemp(path);
-  ck_assert_int_ge(fd, 0);
-  FILE *f = fdopen(fd, "w");
+  FILE *f = temp_file(path);
   fprintf(f, "direct_block 7K\n"
              "direct_block@128K 4K\ndirect_block@1M 100\n"
              "direct_block@33554432 1099511627776  # never\n"

@@ -23,12 +23,12 @@ static MPI_Datatype blocks_of(MPI_Count n, MPI_Count b)
 }
 
 /* a timed send of (count, t) whose kind takes pack_s or blocks_s seconds;
-   returns the kind it used */
+   returns the kind it used. Every call is a use of the plan. */
 static int send_taking(MPI_Count count, MPI_Datatype t, double pack_s, double blocks_s)
 {
   dlp_data d;
   ck_assert_int_eq(dlp_data_get(mem, count, t, &d), MPI_SUCCESS);
-  dlp_plan_timed(&d);
+  dlp_plan(&d, false);
   int kind = d.strategy;
   ck_assert_msg(kind == DLP_S_PACK || kind == DLP_S_BLOCKS, "kind %d", kind);
   if (kind == DLP_S_BLOCKS)
@@ -38,8 +38,8 @@ static int send_taking(MPI_Count count, MPI_Datatype t, double pack_s, double bl
   return kind;
 }
 
-/* what a receive (or any untimed use) of (count, t) would do now */
-static int kept(MPI_Count count, MPI_Datatype t)
+/* an untimed use (a receive): the kind it runs */
+static int receive(MPI_Count count, MPI_Datatype t)
 {
   dlp_data d;
   ck_assert_int_eq(dlp_data_get(mem, count, t, &d), MPI_SUCCESS);
@@ -49,6 +49,14 @@ static int kept(MPI_Count count, MPI_Datatype t)
   return kind;
 }
 
+/* uses from..to as timed sends, each of the expected kind */
+static void sends(MPI_Count count, MPI_Datatype t, int from, int to, double pack_s,
+                  double blocks_s, int kind)
+{
+  for (int u = from; u <= to; u++)
+    ck_assert_msg(send_taking(count, t, pack_s, blocks_s) == kind, "use %d", u);
+}
+
 static void setup(void)
 {
   dlp_configure(false, 0);
@@ -56,59 +64,56 @@ static void setup(void)
   dlp_configure_adapt(true);
 }
 
-/* packing chosen by the threshold; blocks measured twice as fast: the 5th
-   send (the first kept try of blocks) switches the plan, receives follow,
-   and every 32nd send tries packing again; when blocks become slow,
-   the next try of packing switches back */
+enum { P = DLP_S_PACK, B = DLP_S_BLOCKS };
+
+/* packing chosen by the threshold; blocks measured twice as fast. Uses 7
+   to 10 try blocks (the first timed send of a kind is not kept); the use
+   after them switches the plan, receives included; uses 64 and 65 try
+   packing again, which loses; when blocks become slow, the next try
+   (uses 128 and 129) switches back */
 START_TEST(switches_and_back)
 {
   setup();
   MPI_Datatype t = blocks_of(32, 64 * KIB);   /* 2 MiB in 64 KiB blocks */
-  for (int k = 1; k <= 3; k++)
-    ck_assert_int_eq(send_taking(1, t, 0.010, 0.005), DLP_S_PACK);
-  ck_assert_int_eq(send_taking(1, t, 0.010, 0.005), DLP_S_BLOCKS);  /* warm-up try */
-  ck_assert_int_eq(kept(1, t), DLP_S_PACK);
-  ck_assert_int_eq(send_taking(1, t, 0.010, 0.005), DLP_S_BLOCKS);  /* kept try */
-  ck_assert_int_eq(kept(1, t), DLP_S_BLOCKS);
-  for (int k = 6; k < 32; k++)
-    ck_assert_int_eq(send_taking(1, t, 0.010, 0.005), DLP_S_BLOCKS);
-  ck_assert_int_eq(send_taking(1, t, 0.010, 0.005), DLP_S_PACK);    /* 32nd: a try */
-  ck_assert_int_eq(kept(1, t), DLP_S_BLOCKS);                         /* 10 ms lost */
-  /* the transport slows down the blocks */
-  for (int k = 33; k < 64; k++)
-    ck_assert_int_eq(send_taking(1, t, 0.010, 0.030), DLP_S_BLOCKS);
-  ck_assert_int_eq(send_taking(1, t, 0.010, 0.030), DLP_S_PACK);    /* 64th */
-  ck_assert_int_eq(kept(1, t), DLP_S_PACK);
-  ck_assert_int_eq(send_taking(1, t, 0.010, 0.030), DLP_S_PACK);
+  sends(1, t, 1, 6, 0.010, 0.005, P);
+  sends(1, t, 7, 10, 0.010, 0.005, B);
+  ck_assert_int_eq(receive(1, t), B);         /* use 11: switched */
+  sends(1, t, 12, 63, 0.010, 0.005, B);
+  sends(1, t, 64, 65, 0.010, 0.005, P);       /* a try */
+  sends(1, t, 66, 70, 0.010, 0.005, B);       /* it lost */
+  sends(1, t, 71, 127, 0.010, 0.030, B);      /* the blocks slow down */
+  sends(1, t, 128, 129, 0.010, 0.030, P);     /* a try */
+  ck_assert_int_eq(receive(1, t), P);         /* use 130: switched back */
+  sends(1, t, 131, 140, 0.010, 0.030, P);
   MPI_Type_free(&t);
 }
 END_TEST
 
-/* blocks as fast as the threshold said: a try that gains less than 8% over
-   every recent send of the kept kind changes nothing */
+/* a try gaining less than 8% over every recent send of the kept kind
+   changes nothing; one that gains more than 8% over all of them switches,
+   however slow a single one was */
 START_TEST(small_gains_keep_the_choice)
 {
   setup();
   MPI_Datatype t = blocks_of(64, 16 * KIB);
   int kinds[2] = {0, 0};
-  for (int k = 1; k <= 100; k++)
-    kinds[send_taking(1, t, 0.0100, 0.0095) == DLP_S_BLOCKS]++;
-  ck_assert_int_eq(kept(1, t), DLP_S_PACK);
-  ck_assert_int_eq(kinds[1], 2 + 100 / 32);        /* the 4th, 5th, 32nd, 64th, 96th */
-  /* a single slow send of the kept kind does not make a try win: it must
-     beat every recent one */
+  for (int u = 1; u <= 200; u++)
+    kinds[send_taking(1, t, 0.0100, 0.0095) == B]++;
+  ck_assert_int_eq(receive(1, t), P);
+  ck_assert_int_eq(kinds[1], 4 + 2 * 3);      /* 7-10, 64-65, 128-129, 192-193 */
   MPI_Datatype u = blocks_of(64, 16 * KIB + 8);
-  for (int k = 1; k <= 5; k++)
-    send_taking(1, u, k == 2 ? 0.050 : 0.010, 0.0098);
-  ck_assert_int_eq(kept(1, u), DLP_S_PACK);
-  /* while a try that does beat them all switches */
+  sends(1, u, 1, 5, 0.010, 0.0098, P);
+  sends(1, u, 6, 6, 0.050, 0.0098, P);        /* one slow send */
+  sends(1, u, 7, 10, 0.010, 0.0098, B);
+  ck_assert_int_eq(receive(1, u), P);
   MPI_Datatype v = blocks_of(64, 16 * KIB + 16);
-  for (int k = 1; k <= 5; k++)
-    send_taking(1, v, k == 2 ? 0.050 : 0.010, 0.0090);
-  ck_assert_int_eq(kept(1, v), DLP_S_BLOCKS);
-  MPI_Type_free(&v);
+  sends(1, v, 1, 5, 0.010, 0.0090, P);
+  sends(1, v, 6, 6, 0.050, 0.0090, P);
+  sends(1, v, 7, 10, 0.010, 0.0090, B);
+  ck_assert_int_eq(receive(1, v), B);
   MPI_Type_free(&t);
   MPI_Type_free(&u);
+  MPI_Type_free(&v);
 }
 END_TEST
 
@@ -120,20 +125,16 @@ START_TEST(untimed_plans_never_try)
   MPI_Datatype small = blocks_of(8, 4 * KIB);        /* 32 KiB */
   MPI_Datatype tiny = blocks_of(4096, 128);           /* 512 KiB in 128 B */
   MPI_Datatype big = blocks_of(16, 64 * KIB);
-  for (int k = 1; k <= 70; k++) {
-    ck_assert_int_eq(send_taking(1, small, 0.010, 0.001), kept(1, small));
-    ck_assert_int_eq(send_taking(1, tiny, 0.010, 0.001), DLP_S_PACK);
-  }
+  int small_kind = receive(1, small);
+  sends(1, small, 1, 140, 0.010, 0.001, small_kind);
+  sends(1, tiny, 1, 140, 0.010, 0.001, P);
   dlp_configure_strategy(DLP_S_PACK);
-  for (int k = 1; k <= 70; k++)
-    ck_assert_int_eq(send_taking(1, big, 0.010, 0.001), DLP_S_PACK);
+  sends(1, big, 1, 140, 0.010, 0.001, P);
   dlp_configure_strategy(DLP_S_BLOCKS);
-  for (int k = 1; k <= 70; k++)
-    ck_assert_int_eq(send_taking(1, big, 0.001, 0.010), DLP_S_BLOCKS);
+  sends(1, big, 1, 140, 0.001, 0.010, B);
   dlp_configure_strategy(-1);
   dlp_configure_adapt(false);
-  for (int k = 1; k <= 70; k++)
-    ck_assert_int_eq(send_taking(2, big, 0.010, 0.001), DLP_S_PACK);
+  sends(2, big, 1, 140, 0.010, 0.001, P);
   dlp_configure_adapt(true);
   MPI_Type_free(&small);
   MPI_Type_free(&tiny);
@@ -146,9 +147,9 @@ START_TEST(failures_are_not_times)
 {
   setup();
   MPI_Datatype t = blocks_of(32, 32 * KIB);
-  for (int k = 1; k <= 40; k++)
-    send_taking(1, t, 0.010, -1.0);
-  ck_assert_int_eq(kept(1, t), DLP_S_PACK);
+  sends(1, t, 1, 6, 0.010, -1.0, P);
+  sends(1, t, 7, 10, 0.010, -1.0, B);
+  sends(1, t, 11, 63, 0.010, -1.0, P);
   MPI_Type_free(&t);
 }
 END_TEST

@@ -124,7 +124,7 @@ static int send_common(const void *buf, MPI_Count count, MPI_Datatype dt, int de
     return dlp_send_as(a.buf, a.count, a.dt, dest, tag, comm, mode);
   }
   /* timed: the plan may switch kinds by how long its sends take */
-  dlp_plan_timed(&d);
+  dlp_plan(&d, false);
   double t0 = dlp_now();
   if (d.strategy == DLP_S_BLOCKS) {
     DLP_TRACE("send: %zu bytes from the user's blocks to %d, tag %d", d.bytes,

@@ -83,11 +83,9 @@ enum { DLP_S_DIRECT, DLP_S_BLOCKS, DLP_S_PACK, DLP_S_PIPE };
    the MPI operation using d has started. */
 DLI_HIDDEN void dlp_plan(dlp_data *d, bool stream);
 DLI_HIDDEN void dlp_plan_done(dlp_data *d);
-/* dlp_plan for a blocking send whose duration the caller measures and
-   reports with dlp_plan_timed_done (seconds; negative: failed), which
-   also does what dlp_plan_done does: such sends may try the other
-   strategy, and their times decide which one the plan keeps */
-DLI_HIDDEN void dlp_plan_timed(dlp_data *d);
+/* dlp_plan_done for a blocking send whose duration the caller measured
+   (seconds; negative: failed): the plan's timed choice between PACK and
+   BLOCKS learns from it */
 DLI_HIDDEN void dlp_plan_timed_done(dlp_data *d, double seconds);
 /* seconds on a monotonic clock */
 DLI_HIDDEN double dlp_now(void);

@@ -19,11 +19,11 @@
  *
  * The automatic choice is first the tuned threshold's; then, for messages
  * where either kind could win (at least ADAPT_BYTES in blocks of
- * ADAPT_BLOCK bytes or more on average), blocking sends are timed: the
- * 4th and 5th and every PROBE_EVERY-th timed send try the other kind, and
- * when a try beats every recent send of the kept one (two at least) by 8%,
- * the plan switches (DL_ADAPT=0: never). The first send of each kind is
- * not counted: it pays for page faults and set-up. The speed of MPICH's transfers of blocks
+ * ADAPT_BLOCK bytes or more on average), blocking sends are timed, and
+ * some uses of the plan (is_try) run the other kind: when a send timed in
+ * such a try beats every recent send of the kept kind (two at least) by
+ * 8%, the plan switches (DL_ADAPT=0: never). The first timed send of each
+ * kind is not counted: it pays for page faults and set-up. The speed of MPICH's transfers of blocks
  * changes with the state of its transport, by 2-4x on the development
  * machine from one minute to the next (doc/tuning.md), which no threshold
  * measured beforehand can follow. The choice and the hindexed type are kept for
@@ -58,12 +58,13 @@ typedef struct plan {
   int users;               /* operations being started with it */
   int forced;              /* dlp_cfg()->strategy when it was chosen */
   bool adaptive;           /* PACK and BLOCKS both possible, timed sends */
-  unsigned long timed;     /* timed sends started */
-  bool warm[2];            /* a send of the kind ran (its first time, with
+  unsigned long uses;      /* operations started with it, sends and receives */
+  bool warm[2];            /* a timed send of the kind ran (its first, with
                               page faults and set-up, is not kept) */
-  double secs[2][SAMPLES]; /* the kind's latest timed sends, [0] PACK,
-                              [1] BLOCKS */
+  double secs[2][SAMPLES]; /* the kind's latest timed sends, newest first,
+                              [0] PACK, [1] BLOCKS */
   int nsecs[2];
+  bool fresh[2];           /* a send of the kind timed in the current try */
 } plan;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -182,18 +183,75 @@ static plan *lookup(const dlp_data *d)
   return lru;
 }
 
+static int other(int kind)
+{
+  return kind == DLP_S_PACK ? DLP_S_BLOCKS : DLP_S_PACK;
+}
+
+static int slot(int kind)
+{
+  return kind == DLP_S_BLOCKS;
+}
+
+/* Uses (sends and receives of the plan, counted from 1) that run the
+   other kind: 7 to 10, then every PROBE_EVERY-th pair of uses. Two ranks
+   that send a (type, count) back and forth count the same message as the
+   same use, so a try is a message sent and received as the other kind,
+   and each rank times one send of it. A decision is taken at the use
+   after a try. */
+static bool is_try(unsigned long u)
+{
+  return (u >= 7 && u <= 10) || (u > 10 && u % (2 * PROBE_EVERY) <= 1);
+}
+
+static bool after_try(unsigned long u)
+{
+  return u == 11 || (u > 11 && u % (2 * PROBE_EVERY) == 2);
+}
+
+/* the least of the kind's recent sends */
+static double least(const plan *p, int k)
+{
+  double m = p->secs[k][0];
+  for (int i = 1; i < p->nsecs[k]; i++)
+    m = p->secs[k][i] < m ? p->secs[k][i] : m;
+  return m;
+}
+
+/* after a try: switch when a send of the other kind timed in it beat every
+   recent send of the kept kind, two at least, by SWITCH_GAIN */
+static void decide(plan *p)
+{
+  int keep = slot(p->strategy), alt = !keep;
+  if (p->fresh[alt] && p->nsecs[keep] >= 2 &&
+      p->secs[alt][0] < SWITCH_GAIN * least(p, keep)) {
+    DLP_TRACE("strategy: %s for %lld of a type now (a send %.0f us, the %s ones "
+              "at least %.0f us)", dlp_strategy_name(other(p->strategy)),
+              (long long)p->count, p->secs[alt][0] * 1e6,
+              dlp_strategy_name(p->strategy), least(p, keep) * 1e6);
+    p->strategy = other(p->strategy);
+  }
+  p->fresh[0] = p->fresh[1] = false;
+}
+
 /* the plan of d, in use until dlp_plan_done; lock held */
 static plan *take(dlp_data *d)
 {
   plan *p = lookup(d);
-  if (p) {
-    p->used = ++clock_;
-    p->users++;
-    d->strategy = p->strategy;
-    d->blocks = p->blocks;
-    d->plan = p;
-  } else {
+  if (!p) {
     d->strategy = DLP_S_PACK;
+    return NULL;
+  }
+  p->used = ++clock_;
+  p->users++;
+  d->strategy = p->strategy;
+  d->blocks = p->blocks;
+  d->plan = p;
+  if (p->adaptive) {
+    unsigned long u = ++p->uses;
+    if (after_try(u))
+      decide(p);
+    d->strategy = is_try(u) ? other(p->strategy) : p->strategy;
   }
   return p;
 }
@@ -214,46 +272,6 @@ void dlp_plan(dlp_data *d, bool stream)
   pthread_mutex_unlock(&lock);
 }
 
-static int other(int kind)
-{
-  return kind == DLP_S_PACK ? DLP_S_BLOCKS : DLP_S_PACK;
-}
-
-static int slot(int kind)
-{
-  return kind == DLP_S_BLOCKS;
-}
-
-void dlp_plan_timed(dlp_data *d)
-{
-  d->strategy = DLP_S_DIRECT;
-  d->blocks = MPI_DATATYPE_NULL;
-  d->plan = NULL;
-  if (dlp_straight(d))
-    return;
-  pthread_mutex_lock(&lock);
-  plan *p = take(d);
-  if (p && p->adaptive) {
-    unsigned long k = ++p->timed;
-    if (k == 4 || k == 5 || k % PROBE_EVERY == 0)
-      d->strategy = other(p->strategy);
-  }
-  pthread_mutex_unlock(&lock);
-}
-
-/* whether a send of the other kind taking secs beats every recent send of
-   the kept kind, two at least, by SWITCH_GAIN */
-static bool beats(const plan *p, double secs)
-{
-  int keep = slot(p->strategy);
-  if (p->nsecs[keep] < 2)
-    return false;
-  for (int i = 0; i < p->nsecs[keep]; i++)
-    if (secs >= SWITCH_GAIN * p->secs[keep][i])
-      return false;
-  return true;
-}
-
 static void record(plan *p, int kind, double secs)
 {
   int k = slot(kind);
@@ -261,20 +279,11 @@ static void record(plan *p, int kind, double secs)
     p->warm[k] = true;
     return;
   }
-  if (kind != p->strategy && beats(p, secs)) {
-    int keep = slot(p->strategy);
-    double least = p->secs[keep][0];
-    for (int i = 1; i < p->nsecs[keep]; i++)
-      least = p->secs[keep][i] < least ? p->secs[keep][i] : least;
-    DLP_TRACE("strategy: %s for %lld of a type now (a send %.0f us, the %s ones "
-              "at least %.0f us)", dlp_strategy_name(kind), (long long)p->count,
-              secs * 1e6, dlp_strategy_name(p->strategy), least * 1e6);
-    p->strategy = kind;
-  }
   if (p->nsecs[k] < SAMPLES)
     p->nsecs[k]++;
   memmove(&p->secs[k][1], &p->secs[k][0], (SAMPLES - 1) * sizeof(double));
   p->secs[k][0] = secs;
+  p->fresh[k] = true;
 }
 
 void dlp_plan_timed_done(dlp_data *d, double seconds)

@@ -124,7 +124,8 @@ static void mode_for(int v)
   }
 }
 
-/* what the automatic choice is for the pattern */
+/* what the automatic choice is for the pattern now (timed sends may have
+   switched it during the measurement) */
 static const char *auto_choice(btest *t)
 {
   dlp_configure(false, 0);
@@ -276,8 +277,8 @@ static void print_rows(const btest *t, const stat3 *st, const char *choice, FILE
   }
   /* the automatic choice against the best forced strategy */
   double best = st[V_PACK].med < st[V_BLOCKS].med ? st[V_PACK].med : st[V_BLOCKS].med;
-  printf("%-22s %9s  auto chose %s: %.2f of the best forced strategy's time\n", "", "",
-         choice, st[V_DL].med / best);
+  printf("%-22s %9s  auto (%s at the end): %.2f of the best forced strategy's time\n",
+         "", "", choice, st[V_DL].med / best);
   fflush(stdout);
 }
 

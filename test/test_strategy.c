@@ -1,6 +1,7 @@
 /* The interposer's timed choice between packing a message and sending its
- * blocks as they lie (src/mpi/preload/strategy.c): which sends try the other
- * kind, when a plan switches and back, and which plans are never timed.
+ * blocks as they lie (src/mpi/preload/strategy.c): which uses are trials of
+ * which kind, when a plan switches and back, and which plans are never
+ * timed.
  * Send durations are the test's own numbers, fed to the plan as a blocking
  * send would report them; no message moves. Single-process MPI (singleton
  * init): the plans hold MPI hindexed types. */
@@ -66,32 +67,33 @@ static void setup(void)
 
 enum { P = DLP_S_PACK, B = DLP_S_BLOCKS };
 
-/* packing chosen by the threshold; blocks measured twice as fast. Uses 7
-   to 10 try blocks (the first timed send of a kind is not kept); the use
-   after them switches the plan, receives included; uses 64 and 65 try
-   packing again, which loses; when blocks become slow, the next try
-   (uses 128 and 129) switches back */
+/* packing chosen by the threshold; blocks measured twice as fast. Trials
+   (uses 5-8 blocks, 9-12 packing, then 4 uses in every 64, blocks and
+   packing in turn; the first timed send of a kind is not kept) are timed;
+   the use after a trial decides: the use after the second switches the
+   plan to blocks, receives included; when blocks become slow, the use
+   after their next trial switches back */
 START_TEST(switches_and_back)
 {
   setup();
   MPI_Datatype t = blocks_of(32, 64 * KIB);   /* 2 MiB in 64 KiB blocks */
-  sends(1, t, 1, 6, 0.010, 0.005, P);
-  sends(1, t, 7, 10, 0.010, 0.005, B);
-  ck_assert_int_eq(receive(1, t), B);         /* use 11: switched */
-  sends(1, t, 12, 63, 0.010, 0.005, B);
-  sends(1, t, 64, 65, 0.010, 0.005, P);       /* a try */
-  sends(1, t, 66, 70, 0.010, 0.005, B);       /* it lost */
-  sends(1, t, 71, 127, 0.010, 0.030, B);      /* the blocks slow down */
-  sends(1, t, 128, 129, 0.010, 0.030, P);     /* a try */
-  ck_assert_int_eq(receive(1, t), P);         /* use 130: switched back */
-  sends(1, t, 131, 140, 0.010, 0.030, P);
+  sends(1, t, 1, 4, 0.010, 0.005, P);
+  sends(1, t, 5, 8, 0.010, 0.005, B);         /* trial 1 */
+  sends(1, t, 9, 12, 0.010, 0.005, P);        /* trial 2 */
+  ck_assert_int_eq(receive(1, t), B);         /* use 13: switched */
+  sends(1, t, 14, 128, 0.010, 0.005, B);      /* trial 3 (65-68) is blocks */
+  sends(1, t, 129, 132, 0.010, 0.005, P);     /* trial 4: packing loses */
+  sends(1, t, 133, 192, 0.010, 0.030, B);     /* the blocks slow down */
+  sends(1, t, 193, 196, 0.010, 0.030, B);     /* trial 5 */
+  ck_assert_int_eq(receive(1, t), P);         /* use 197: switched back */
+  sends(1, t, 198, 256, 0.010, 0.030, P);
   MPI_Type_free(&t);
 }
 END_TEST
 
-/* a try gaining less than 8% over every recent send of the kept kind
-   changes nothing; one that gains more than 8% over all of them switches,
-   however slow a single one was */
+/* a trial gaining less than 8% over the kept kind's latest trial changes
+   nothing; one gaining more switches; a trial's fastest send counts, not a
+   slow one */
 START_TEST(small_gains_keep_the_choice)
 {
   setup();
@@ -100,16 +102,18 @@ START_TEST(small_gains_keep_the_choice)
   for (int u = 1; u <= 200; u++)
     kinds[send_taking(1, t, 0.0100, 0.0095) == B]++;
   ck_assert_int_eq(receive(1, t), P);
-  ck_assert_int_eq(kinds[1], 4 + 2 * 3);      /* 7-10, 64-65, 128-129, 192-193 */
+  ck_assert_int_eq(kinds[1], 3 * 4);          /* trials 1, 3 and 5 */
   MPI_Datatype u = blocks_of(64, 16 * KIB + 8);
-  sends(1, u, 1, 5, 0.010, 0.0098, P);
-  sends(1, u, 6, 6, 0.050, 0.0098, P);        /* one slow send */
-  sends(1, u, 7, 10, 0.010, 0.0098, B);
+  sends(1, u, 1, 4, 0.010, 0.0098, P);
+  sends(1, u, 5, 8, 0.010, 0.0098, B);
+  sends(1, u, 9, 9, 0.050, 0.0098, P);        /* one slow send in trial 2 */
+  sends(1, u, 10, 12, 0.010, 0.0098, P);
   ck_assert_int_eq(receive(1, u), P);
   MPI_Datatype v = blocks_of(64, 16 * KIB + 16);
-  sends(1, v, 1, 5, 0.010, 0.0090, P);
-  sends(1, v, 6, 6, 0.050, 0.0090, P);
-  sends(1, v, 7, 10, 0.010, 0.0090, B);
+  sends(1, v, 1, 4, 0.010, 0.0090, P);
+  sends(1, v, 5, 8, 0.010, 0.0090, B);
+  sends(1, v, 9, 9, 0.050, 0.0090, P);
+  sends(1, v, 10, 12, 0.010, 0.0090, P);
   ck_assert_int_eq(receive(1, v), B);
   MPI_Type_free(&t);
   MPI_Type_free(&u);
@@ -147,9 +151,11 @@ START_TEST(failures_are_not_times)
 {
   setup();
   MPI_Datatype t = blocks_of(32, 32 * KIB);
-  sends(1, t, 1, 6, 0.010, -1.0, P);
-  sends(1, t, 7, 10, 0.010, -1.0, B);
-  sends(1, t, 11, 63, 0.010, -1.0, P);
+  sends(1, t, 1, 4, 0.010, -1.0, P);
+  sends(1, t, 5, 8, 0.010, -1.0, B);
+  sends(1, t, 9, 64, 0.010, -1.0, P);
+  sends(1, t, 65, 68, 0.010, -1.0, B);        /* trial 3 */
+  sends(1, t, 69, 80, 0.010, -1.0, P);
   MPI_Type_free(&t);
 }
 END_TEST

@@ -74,6 +74,7 @@ typedef struct dlp_data {
   int strategy;        /* DLP_S_*, from dlp_plan */
   MPI_Datatype blocks; /* BLOCKS: the blocks, relative to buf */
   void *plan;          /* the cache entry in use until dlp_plan_done */
+  bool trial;          /* this use is one of the plan's timed trials */
 } dlp_data;
 
 /* ---- strategies (strategy.c) ---- */

@@ -19,11 +19,12 @@
  *
  * The automatic choice is first the tuned threshold's; then, for messages
  * where either kind could win (at least ADAPT_BYTES in blocks of
- * ADAPT_BLOCK bytes or more on average), blocking sends are timed, and
- * some uses of the plan (is_try) run the other kind: when a send timed in
- * such a try beats every recent send of the kept kind (two at least) by
- * 8%, the plan switches (DL_ADAPT=0: never). The first timed send of each
- * kind is not counted: it pays for page faults and set-up. The speed of MPICH's transfers of blocks
+ * ADAPT_BLOCK bytes or more on average), some uses of the plan are trials
+ * of one kind or the other (trial_of), whose blocking sends are timed;
+ * after each trial the plan keeps the kind whose latest trial's fastest
+ * send was faster, switching only for a gain of 8% (DL_ADAPT=0: never).
+ * The first timed send of each kind is not counted: it pays for page
+ * faults and set-up. The speed of MPICH's transfers of blocks
  * changes with the state of its transport, by 2-4x on the development
  * machine from one minute to the next (doc/tuning.md), which no threshold
  * measured beforehand can follow. The choice and the hindexed type are kept for
@@ -44,9 +45,9 @@
                                            nothing of it */
 #define ADAPT_BLOCK 256                 /* smaller blocks lost to packing by
                                            1.2-5x in every state measured */
-#define PROBE_EVERY 32                  /* a try of the worse kind costs at most
-                                           a 32nd of its excess */
-#define SAMPLES 3
+#define TRY_EVERY 64                    /* uses from one trial to the next */
+#define TRY_USES 4                      /* uses in a trial: two timed sends of
+                                           each of two ranks exchanging */
 #define SWITCH_GAIN 0.92
 
 typedef struct plan {
@@ -58,13 +59,12 @@ typedef struct plan {
   int users;               /* operations being started with it */
   int forced;              /* dlp_cfg()->strategy when it was chosen */
   bool adaptive;           /* PACK and BLOCKS both possible, timed sends */
+  int initial;             /* the threshold's kind */
   unsigned long uses;      /* operations started with it, sends and receives */
   bool warm[2];            /* a timed send of the kind ran (its first, with
                               page faults and set-up, is not kept) */
-  double secs[2][SAMPLES]; /* the kind's latest timed sends, newest first,
-                              [0] PACK, [1] BLOCKS */
-  int nsecs[2];
-  bool fresh[2];           /* a send of the kind timed in the current try */
+  double best[2];          /* the fastest timed send of the kind in its
+                              latest trial, [0] PACK, [1] BLOCKS; 0: none */
 } plan;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -147,6 +147,7 @@ static void choose(const dlp_data *d, plan *p)
   p->adaptive = adapt && n <= adapt_max;
   p->strategy = c->strategy == DLP_S_BLOCKS || n <= threshold ? DLP_S_BLOCKS
                                                               : DLP_S_PACK;
+  p->initial = p->strategy;
 }
 
 static void drop(plan *p)
@@ -193,45 +194,45 @@ static int slot(int kind)
   return kind == DLP_S_BLOCKS;
 }
 
-/* Uses (sends and receives of the plan, counted from 1) that run the
-   other kind: 7 to 10, then every PROBE_EVERY-th pair of uses. Two ranks
-   that send a (type, count) back and forth count the same message as the
-   same use, so a try is a message sent and received as the other kind,
-   and each rank times one send of it. A decision is taken at the use
-   after a try. */
-static bool is_try(unsigned long u)
+/* The trial a use falls in (uses of the plan, sends and receives, counted
+   from 1), or 0: uses 5-8 and 9-12, then TRY_USES uses every TRY_EVERY.
+   Odd trials run the kind the threshold did not choose, even ones the
+   kind it did, whatever the plan runs in between: two ranks that send a
+   (type, count) back and forth count each message as the same use, so a
+   trial is the same kind on both sides. */
+static unsigned long trial_of(unsigned long u)
 {
-  return (u >= 7 && u <= 10) || (u > 10 && u % (2 * PROBE_EVERY) <= 1);
+  if (u >= 5 && u <= 12)
+    return (u - 5) / TRY_USES + 1;
+  if (u > 12 && u % TRY_EVERY >= 1 && u % TRY_EVERY <= TRY_USES)
+    return u / TRY_EVERY + 2;
+  return 0;
 }
 
-static bool after_try(unsigned long u)
+static int trial_kind(const plan *p, unsigned long trial)
 {
-  return u == 11 || (u > 11 && u % (2 * PROBE_EVERY) == 2);
+  return trial % 2 ? other(p->initial) : p->initial;
 }
 
-/* the least of the kind's recent sends */
-static double least(const plan *p, int k)
+/* the use after a trial from the second on: both kinds have a latest time */
+static bool decision_at(unsigned long u)
 {
-  double m = p->secs[k][0];
-  for (int i = 1; i < p->nsecs[k]; i++)
-    m = p->secs[k][i] < m ? p->secs[k][i] : m;
-  return m;
+  return trial_of(u - 1) >= 2 && !trial_of(u);
 }
 
-/* after a try: switch when a send of the other kind timed in it beat every
-   recent send of the kept kind, two at least, by SWITCH_GAIN */
+/* keeps the kind whose latest trial was faster, switching only for a gain
+   of 1 - SWITCH_GAIN or more */
 static void decide(plan *p)
 {
   int keep = slot(p->strategy), alt = !keep;
-  if (p->fresh[alt] && p->nsecs[keep] >= 2 &&
-      p->secs[alt][0] < SWITCH_GAIN * least(p, keep)) {
-    DLP_TRACE("strategy: %s for %lld of a type now (a send %.0f us, the %s ones "
-              "at least %.0f us)", dlp_strategy_name(other(p->strategy)),
-              (long long)p->count, p->secs[alt][0] * 1e6,
-              dlp_strategy_name(p->strategy), least(p, keep) * 1e6);
+  if (p->best[alt] > 0 && p->best[keep] > 0 &&
+      p->best[alt] < SWITCH_GAIN * p->best[keep]) {
+    DLP_TRACE("strategy: %s for %lld of a type now (its trial's send %.0f us, "
+              "%s %.0f us)", dlp_strategy_name(other(p->strategy)),
+              (long long)p->count, p->best[alt] * 1e6, dlp_strategy_name(p->strategy),
+              p->best[keep] * 1e6);
     p->strategy = other(p->strategy);
   }
-  p->fresh[0] = p->fresh[1] = false;
 }
 
 /* the plan of d, in use until dlp_plan_done; lock held */
@@ -248,10 +249,13 @@ static plan *take(dlp_data *d)
   d->blocks = p->blocks;
   d->plan = p;
   if (p->adaptive) {
-    unsigned long u = ++p->uses;
-    if (after_try(u))
+    unsigned long u = ++p->uses, trial = trial_of(u);
+    if (decision_at(u))
       decide(p);
-    d->strategy = is_try(u) ? other(p->strategy) : p->strategy;
+    if (trial && trial != trial_of(u - 1))
+      p->best[slot(trial_kind(p, trial))] = 0;    /* a new trial of the kind */
+    d->trial = trial != 0;
+    d->strategy = trial ? trial_kind(p, trial) : p->strategy;
   }
   return p;
 }
@@ -261,6 +265,7 @@ void dlp_plan(dlp_data *d, bool stream)
   d->strategy = DLP_S_DIRECT;
   d->blocks = MPI_DATATYPE_NULL;
   d->plan = NULL;
+  d->trial = false;
   if (dlp_straight(d))
     return;
   if (stream) {
@@ -272,18 +277,15 @@ void dlp_plan(dlp_data *d, bool stream)
   pthread_mutex_unlock(&lock);
 }
 
-static void record(plan *p, int kind, double secs)
+/* a timed send of the kind: the first warms up, a trial's faster ones
+   count */
+static void record(plan *p, int kind, bool trial, double secs)
 {
   int k = slot(kind);
-  if (!p->warm[k]) {
+  if (!p->warm[k])
     p->warm[k] = true;
-    return;
-  }
-  if (p->nsecs[k] < SAMPLES)
-    p->nsecs[k]++;
-  memmove(&p->secs[k][1], &p->secs[k][0], (SAMPLES - 1) * sizeof(double));
-  p->secs[k][0] = secs;
-  p->fresh[k] = true;
+  else if (trial && (p->best[k] == 0 || secs < p->best[k]))
+    p->best[k] = secs;
 }
 
 void dlp_plan_timed_done(dlp_data *d, double seconds)
@@ -292,9 +294,9 @@ void dlp_plan_timed_done(dlp_data *d, double seconds)
   if (!p)
     return;
   pthread_mutex_lock(&lock);
-  if (p->adaptive && seconds >= 0 && (d->strategy == DLP_S_PACK ||
-                                      d->strategy == DLP_S_BLOCKS))
-    record(p, d->strategy, seconds);
+  if (p->adaptive && seconds >= 0 &&
+      (d->strategy == DLP_S_PACK || d->strategy == DLP_S_BLOCKS))
+    record(p, d->strategy, d->trial, seconds);
   p->users--;
   pthread_mutex_unlock(&lock);
   d->plan = NULL;

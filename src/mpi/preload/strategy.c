@@ -22,7 +22,7 @@
  * ADAPT_BLOCK bytes or more on average), some uses of the plan are trials
  * of one kind or the other (trial_of), whose blocking sends are timed;
  * after each trial the plan keeps the kind whose latest trial's fastest
- * send was faster, switching only for a gain of 8% (DL_ADAPT=0: never).
+ * send was faster, switching only for a gain of 4% (DL_ADAPT=0: never).
  * The first timed send of each kind is not counted: it pays for page
  * faults and set-up. The speed of MPICH's transfers of blocks
  * changes with the state of its transport, by 2-4x on the development
@@ -48,7 +48,7 @@
 #define TRY_EVERY 64                    /* uses from one trial to the next */
 #define TRY_USES 4                      /* uses in a trial: two timed sends of
                                            each of two ranks exchanging */
-#define SWITCH_GAIN 0.92
+#define SWITCH_GAIN 0.96
 
 typedef struct plan {
   dl_type *t;              /* NULL: free */

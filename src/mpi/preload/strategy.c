@@ -4,11 +4,11 @@
  *   DIRECT  predefined, dense or empty data: MPICH with the user's own
  *           arguments
  *   BLOCKS  blocks of at least dl_tune_direct_block(message bytes) on
- *           average (DL_DIRECT_BLOCK, else measured at the nearest
- *           message size by dataloop-tune): MPICH moves
- *           them from where they lie, described by an hindexed type of
- *           bytes over the user's buffer, with no staging copy; the wire
- *           is the packed stream all the same, so any receiver matches
+ *           average (DL_DIRECT_BLOCK, else what dataloop-tune measured at
+ *           the nearest message size): MPICH moves them from where they
+ *           lie, described by an hindexed type of bytes over the user's
+ *           buffer, with no staging copy; the wire is the packed stream
+ *           all the same, so any receiver matches
  *   PACK    packed into a staging buffer and sent as one message
  *   PIPE    pipeline mode (DL_PIPELINE=1), messages of a chunk or more:
  *           chunk streams (pipeline.c)
@@ -17,21 +17,21 @@
  * data is not dense (auto, the default, chooses); DL_TRACE=1 prints each
  * choice when it is made.
  *
- * The automatic choice is first the tuned threshold's; then, for messages
- * where either kind could win (at least ADAPT_BYTES in blocks of
- * ADAPT_BLOCK bytes or more on average), some uses of the plan are trials
- * of one kind or the other (trial_of), whose blocking sends are timed;
- * after each trial the plan keeps the kind whose latest trial's fastest
- * send was faster, switching only for a gain of 4% (DL_ADAPT=0: never).
- * The first timed send of each kind is not counted: it pays for page
- * faults and set-up. The speed of MPICH's transfers of blocks
- * changes with the state of its transport, by 2-4x on the development
- * machine from one minute to the next (doc/tuning.md), which no threshold
- * measured beforehand can follow. The choice and the hindexed type are kept for
- * the 64 most recently used (type, count) pairs, each holding a reference
- * to its type; a plan an operation is being started with is not evicted
- * (after that, MPI keeps the hindexed type alive as long as the operation
- * needs it). */
+ * The automatic choice starts as the tuned threshold's. The speed of
+ * MPICH's transfers of blocks changes with the state of its transport,
+ * by 2-4x on the development machine from one minute to the next, which
+ * no threshold measured beforehand can follow. So where either kind could
+ * win (at least ADAPT_BYTES in blocks of ADAPT_BLOCK bytes or more on
+ * average), some uses of the plan are trials of one kind or the other
+ * (trial_of), whose blocking sends are timed; after each trial the plan
+ * keeps the kind whose latest trial's fastest send was faster, switching
+ * only for a gain of 4% (DL_ADAPT=0: never). The first timed send of each
+ * kind is not counted: it pays for page faults and set-up.
+ *
+ * The choice and the hindexed type are kept for the 64 most recently used
+ * (type, count) pairs, each holding a reference to its type; a plan an
+ * operation is being started with is not evicted (after that, MPI keeps
+ * the hindexed type alive as long as the operation needs it). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,8 +43,8 @@
 #define ADAPT_BYTES ((size_t)64 << 10)  /* smaller sends end before the
                                            transfer does: their time says
                                            nothing of it */
-#define ADAPT_BLOCK 256                 /* smaller blocks lost to packing by
-                                           1.2-5x in every state measured */
+#define ADAPT_BLOCK 256                 /* 64-byte blocks tied with packing at
+                                           best, and lost by up to 5x */
 #define TRY_EVERY 64                    /* uses from one trial to the next */
 #define TRY_USES 4                      /* uses in a trial: two timed sends of
                                            each of two ranks exchanging */

@@ -62,7 +62,22 @@ INLINE char *vec_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
   char *base = p->base;
   const dl_count reps = p->reps, count = p->count;
   const dl_aint rs = p->rep_stride, stride = p->stride;
-  for (dl_count r = 0; r < reps; r++) {
+  dl_count r = 0;
+  if (reps > 1 && dli_transposes(reps, rs, count, (dl_aint)n, stride)) {
+    /* a cache line of memory at a time: block i of t repetitions */
+    const dl_count t = DLI_TILE_BYTES / (dl_aint)n;
+    const size_t per = (size_t)count * n;
+    for (; r + t <= reps; r += t) {
+      char *m = dli_at(base, r * rs);
+      for (dl_count i = 0; i < count; i++) {
+        for (dl_count q = 0; q < t; q++)
+          copy_block(pk + (size_t)q * per + (size_t)i * n, dli_at(m, q * rs), n, cls, dir);
+        m = dli_at(m, stride);
+      }
+      pk += (size_t)t * per;
+    }
+  }
+  for (; r < reps; r++) {
     char *m = dli_at(base, r * rs);
     for (dl_count i = 0; i < count; i++) {
       copy_block(pk, m, n, cls, dir);

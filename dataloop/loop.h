@@ -335,6 +335,26 @@ static inline dl_count dli_block_bytes(const dli_loop *l, dl_count i)
   }
 }
 
+/* Whether reps repetitions, rep_stride apart, of a vector leaf (count
+   blocks of blk bytes, stride apart) form a transpose that is copied a
+   cache line at a time (DLI_TILE_BYTES / blk repetitions together, block
+   by block): the repetitions lie one block apart, so their blocks at one
+   index share cache lines, while one repetition's blocks each land in a
+   different line (and, at strides that are multiples of a page, in the
+   same few cache sets: the FFT transpose's columns). Only when no two
+   blocks overlap, so that the order of the copies cannot change a byte. */
+#define DLI_TILE_BYTES 64
+static inline bool dli_transposes(dl_count reps, dl_aint rep_stride, dl_count count,
+                                  dl_aint blk, dl_aint stride)
+{
+  dl_aint span;
+  if (blk <= 0 || blk > DLI_TILE_BYTES / 2 || rep_stride != blk || count < 2 ||
+      reps < DLI_TILE_BYTES / blk || stride == INT64_MIN ||
+      __builtin_mul_overflow(reps, blk, &span))
+    return false;
+  return span <= (stride < 0 ? -stride : stride);
+}
+
 /* ---- runtime compilation (policy in jitpolicy.c, code in src/codegen) ---- */
 /* counts a use of t in direction dir (DLI_JIT_PACK, _UNPACK) and compiles
    that direction when it has become hot */

@@ -567,6 +567,120 @@ START_TEST(copy_classes)
 }
 END_TEST
 
+/* ---- transposes: repetitions one block apart, copied a cache line at a
+   time (dli_transposes); it fires for the FFT's shape, and packing and
+   unpacking, whole and in random pieces, give the bytes of the plain
+   order; overlapping shapes keep the plain order ---- */
+
+/* the first loop over a leaf in the segment's tree */
+static const dli_loop *leaf_parent(const dli_loop *l)
+{
+  while (!l->leaf && (l->kind == DLI_CONTIG || l->kind == DLI_VECTOR) && !l->child->leaf)
+    l = l->child;
+  return l->leaf || (l->kind != DLI_CONTIG && l->kind != DLI_VECTOR) ? NULL : l;
+}
+
+START_TEST(transposes)
+{
+  rng r = {seed ^ 0x7a5e};
+  static const dl_count blks[] = {4, 8, 12, 16, 24, 32, 40};
+  static const dl_count nreps[] = {1, 2, 3, 4, 5, 7, 8, 9, 16, 33};
+  static const dl_count cols[] = {1, 2, 5};
+  int fired = 0;
+  for (size_t a = 0; a < sizeof(blks) / sizeof(blks[0]); a++)
+    for (size_t b = 0; b < sizeof(nreps) / sizeof(nreps[0]); b++)
+      for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+        for (int shape = 0; shape < 3; shape++) {
+          dl_count blk = blks[a], R = nreps[b], C = cols[c];
+          /* stride: just disjoint, disjoint with room, overlapping */
+          dl_count S = shape == 0 ? R * blk : shape == 1 ? R * blk + 24 : blk + 4;
+          for (dl_count count = 1; count <= 2; count++) {
+            dl_type *el, *col, *colr, *t;
+            ck_assert_int_eq(dl_type_contiguous(blk, dl_builtin(DL_BYTE), &el), DL_OK);
+            ck_assert_int_eq(dl_type_hvector(C, 1, S, el, &col), DL_OK);
+            ck_assert_int_eq(dl_type_resized(col, 0, blk, &colr), DL_OK);
+            ck_assert_int_eq(dl_type_contiguous(R, colr, &t), DL_OK);
+            ck_assert_int_eq(dl_type_commit(t), DL_OK);
+            dl_aint ext = (count - 1) * R * blk + (C - 1) * S + R * blk;
+            size_t size = (size_t)(count * R * C * blk);
+            char *mem = malloc((size_t)ext), *want = malloc(size), *got = malloc(size);
+            char *back = calloc(1, (size_t)ext), *ref = calloc(1, (size_t)ext);
+            for (dl_aint i = 0; i < ext; i++)
+              mem[i] = (char)rng_next(&r);
+            /* the plain order: copy k, repetition q, block i */
+            size_t at = 0;
+            for (dl_count k = 0; k < count; k++)
+              for (dl_count q = 0; q < R; q++)
+                for (dl_count i = 0; i < C; i++) {
+                  memcpy(want + at, mem + (k * R + q) * blk + i * S, (size_t)blk);
+                  memcpy(ref + (k * R + q) * blk + i * S, want + at, (size_t)blk);
+                  at += (size_t)blk;
+                }
+            dl_segment *sg;
+            ck_assert_int_eq(dl_segment_create(mem, count, t, &sg), DL_OK);
+            const dli_loop *pl = leaf_parent(sg->root);
+            bool tiles = pl && pl->child->kind == DLI_VECTOR &&
+                         dli_transposes(pl->count, pl->el_extent, pl->child->count,
+                                        pl->child->blocklen, pl->child->stride);
+            /* one copy: it fires exactly where the shape allows it (two
+               copies may merge into one loop of 2R repetitions, whose
+               blocks may then overlap) */
+            bool expect = C >= 2 && blk <= 32 && R >= 64 / blk && S >= R * blk;
+            ck_assert_msg(count > 1 || tiles == expect, "blk %lld R %lld C %lld S %lld count %lld: tiles %d "
+                          "(loop %d over %d: %lld x %lld, child %lld x %lld B at %lld)",
+                          (long long)blk, (long long)R, (long long)C, (long long)S,
+                          (long long)count, tiles, pl ? pl->kind : -1,
+                          pl ? pl->child->kind : -1, pl ? (long long)pl->count : 0,
+                          pl ? (long long)pl->el_extent : 0,
+                          pl ? (long long)pl->child->count : 0,
+                          pl ? (long long)pl->child->blocklen : 0,
+                          pl ? (long long)pl->child->stride : 0);
+            fired += tiles;
+            size_t pos = 0;
+            ck_assert_int_eq(dl_pack(mem, count, t, got, size, &pos), DL_OK);
+            ck_assert_msg(memcmp(got, want, size) == 0, "pack blk %lld R %lld C %lld S %lld",
+                          (long long)blk, (long long)R, (long long)C, (long long)S);
+            pos = 0;
+            ck_assert_int_eq(dl_unpack(want, size, &pos, back, count, t), DL_OK);
+            ck_assert_msg(memcmp(back, ref, (size_t)ext) == 0,
+                          "unpack blk %lld R %lld C %lld S %lld", (long long)blk,
+                          (long long)R, (long long)C, (long long)S);
+            /* in random pieces, in order */
+            memset(got, 0, size);
+            for (size_t first = 0; first < size;) {
+              size_t last = first + 1 + (size_t)rng_range(&r, 0, (int64_t)(3 * R * blk));
+              ck_assert_int_eq(dl_segment_pack(sg, first, &last, got + first), DL_OK);
+              first = last;
+            }
+            ck_assert(memcmp(got, want, size) == 0);
+            dl_segment *su;
+            memset(back, 0, (size_t)ext);
+            ck_assert_int_eq(dl_segment_create(back, count, t, &su), DL_OK);
+            for (size_t first = 0; first < size;) {
+              size_t last = first + 1 + (size_t)rng_range(&r, 0, (int64_t)(3 * R * blk));
+              if (last > size)
+                last = size;
+              ck_assert_int_eq(dl_segment_unpack(su, first, &last, want + first), DL_OK);
+              first = last;
+            }
+            ck_assert(memcmp(back, ref, (size_t)ext) == 0);
+            dl_segment_free(&su);
+            dl_segment_free(&sg);
+            free(mem);
+            free(want);
+            free(got);
+            free(back);
+            free(ref);
+            dl_type_free(&el);
+            dl_type_free(&col);
+            dl_type_free(&colr);
+            dl_type_free(&t);
+          }
+        }
+  ck_assert_int_gt(fired, 50);
+}
+END_TEST
+
 /* ---- compiled code: a stand-in compiler exercises the walker's use of it ----
 
    Every loop that may carry compiled code gets a function that moves its
@@ -1082,6 +1196,7 @@ int main(void)
   tcase_add_test(tc, flash_manual);
   tcase_add_test(tc, count_time);
   tcase_add_test(tc, copy_classes);
+  tcase_add_test(tc, transposes);
   tcase_add_test(tc, compiled_code_in_the_walker);
   tcase_add_test(tc, oneshot);
   tcase_add_test(tc, segment_errors);

@@ -68,7 +68,7 @@ static void setup(void)
 enum { P = DLP_S_PACK, B = DLP_S_BLOCKS };
 
 /* packing chosen by the threshold; blocks measured twice as fast. Trials
-   (uses 5-8 blocks, 9-12 packing, then 4 uses in every 64, blocks and
+   (uses 5-8 blocks, 9-12 packing, then 4 uses in every 128, blocks and
    packing in turn; the first timed send of a kind is not kept) are timed;
    the use after a trial decides: the use after the second switches the
    plan to blocks, receives included; when blocks become slow, the use
@@ -81,12 +81,12 @@ START_TEST(switches_and_back)
   sends(1, t, 5, 8, 0.010, 0.005, B);         /* trial 1 */
   sends(1, t, 9, 12, 0.010, 0.005, P);        /* trial 2 */
   ck_assert_int_eq(receive(1, t), B);         /* use 13: switched */
-  sends(1, t, 14, 128, 0.010, 0.005, B);      /* trial 3 (65-68) is blocks */
-  sends(1, t, 129, 132, 0.010, 0.005, P);     /* trial 4: packing loses */
-  sends(1, t, 133, 192, 0.010, 0.030, B);     /* the blocks slow down */
-  sends(1, t, 193, 196, 0.010, 0.030, B);     /* trial 5 */
-  ck_assert_int_eq(receive(1, t), P);         /* use 197: switched back */
-  sends(1, t, 198, 256, 0.010, 0.030, P);
+  sends(1, t, 14, 256, 0.010, 0.005, B);      /* trial 3 (129-132) is blocks */
+  sends(1, t, 257, 260, 0.010, 0.005, P);     /* trial 4: packing loses */
+  sends(1, t, 261, 384, 0.010, 0.030, B);     /* the blocks slow down */
+  sends(1, t, 385, 388, 0.010, 0.030, B);     /* trial 5 */
+  ck_assert_int_eq(receive(1, t), P);         /* use 389: switched back */
+  sends(1, t, 390, 400, 0.010, 0.030, P);
   MPI_Type_free(&t);
 }
 END_TEST
@@ -102,7 +102,7 @@ START_TEST(small_gains_keep_the_choice)
   for (int u = 1; u <= 200; u++)
     kinds[send_taking(1, t, 0.0100, 0.0097) == B]++;
   ck_assert_int_eq(receive(1, t), P);
-  ck_assert_int_eq(kinds[1], 3 * 4);          /* trials 1, 3 and 5 */
+  ck_assert_int_eq(kinds[1], 2 * 4);          /* trials 1 and 3 */
   MPI_Datatype u = blocks_of(64, 16 * KIB + 8);
   sends(1, u, 1, 4, 0.010, 0.0097, P);
   sends(1, u, 5, 8, 0.010, 0.0097, B);
@@ -153,9 +153,9 @@ START_TEST(failures_are_not_times)
   MPI_Datatype t = blocks_of(32, 32 * KIB);
   sends(1, t, 1, 4, 0.010, -1.0, P);
   sends(1, t, 5, 8, 0.010, -1.0, B);
-  sends(1, t, 9, 64, 0.010, -1.0, P);
-  sends(1, t, 65, 68, 0.010, -1.0, B);        /* trial 3 */
-  sends(1, t, 69, 80, 0.010, -1.0, P);
+  sends(1, t, 9, 128, 0.010, -1.0, P);
+  sends(1, t, 129, 132, 0.010, -1.0, B);      /* trial 3 */
+  sends(1, t, 133, 140, 0.010, -1.0, P);
   MPI_Type_free(&t);
 }
 END_TEST

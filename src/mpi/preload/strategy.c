@@ -45,7 +45,9 @@
                                            nothing of it */
 #define ADAPT_BLOCK 256                 /* 64-byte blocks tied with packing at
                                            best, and lost by up to 5x */
-#define TRY_EVERY 64                    /* uses from one trial to the next */
+#define TRY_EVERY 128                   /* uses from one trial to the next: a
+                                           trial of the worse kind costs a 64th
+                                           of its excess */
 #define TRY_USES 4                      /* uses in a trial: two timed sends of
                                            each of two ranks exchanging */
 #define SWITCH_GAIN 0.96

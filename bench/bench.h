@@ -72,6 +72,10 @@ void bench_measure(int neng, bench_run_fn run, void *ctx, bool unpack, char *buf
 int bench_cmp_double(const void *x, const void *y);   /* for qsort */
 /* whether a test's name holds filter (any case); a NULL filter matches */
 bool bench_matches(const char *name, const char *filter);
+/* MPI_Init for a program of exactly two ranks: this rank (*rank) and the
+   other (*peer); false, with a message naming prog and MPI finalized,
+   for any other size */
+bool bench_two_ranks(int *argc, char ***argv, const char *prog, int *rank, int *peer);
 /* times construction + commit: call before and after building a type */
 #define BENCH_BUILD(t, field, stmt)                \
   do {                                             \

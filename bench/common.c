@@ -121,3 +121,19 @@ bool bench_matches(const char *name, const char *filter)
   }
   return false;
 }
+
+bool bench_two_ranks(int *argc, char ***argv, const char *prog, int *rank, int *peer)
+{
+  int size;
+  MPI_Init(argc, argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size != 2) {
+    if (*rank == 0)
+      fprintf(stderr, "%s runs on exactly 2 ranks (mpiexec -n 2)\n", prog);
+    MPI_Finalize();
+    return false;
+  }
+  *peer = 1 - *rank;
+  return true;
+}

@@ -331,17 +331,8 @@ int main(int argc, char **argv)
       return 2;
     }
   }
-  MPI_Init(&argc, &argv);
-  int size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != 2) {
-    if (rank == 0)
-      fprintf(stderr, "dataloop-pingpong runs on exactly 2 ranks (mpiexec -n 2)\n");
-    MPI_Finalize();
+  if (!bench_two_ranks(&argc, &argv, "dataloop-pingpong", &rank, &peer))
     return 2;
-  }
-  peer = 1 - rank;
   FILE *csv = NULL;
   if (rank == 0) {
     mkdir(o.out, 0755);

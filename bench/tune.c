@@ -344,17 +344,8 @@ int main(int argc, char **argv)
     }
   }
   setenv("DL_JIT", "0", 1);
-  MPI_Init(&argc, &argv);
-  int size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != 2) {
-    if (rank == 0)
-      fprintf(stderr, "dataloop-tune runs on exactly 2 ranks (mpiexec -n 2)\n");
-    MPI_Finalize();
+  if (!bench_two_ranks(&argc, &argv, "dataloop-tune", &rank, &peer))
     return 2;
-  }
-  peer = 1 - rank;
   if (rank == 0) {
     mkdir(out, 0755);
     printf("dataloop-tune: median (min - max) of %d runs each\n", reps);

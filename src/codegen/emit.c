@@ -378,13 +378,12 @@ static void leaf_instance(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValue
    compiled (the FFT transpose: 6x faster unpacked) */
 static bool interpreter_transposes(const dli_loop *l)
 {
-  if (l->leaf || (l->kind != DLI_CONTIG && l->kind != DLI_VECTOR) || !l->child->leaf ||
-      l->child->kind != DLI_VECTOR)
+  if (l->leaf || !(l->kind == DLI_CONTIG || (l->kind == DLI_VECTOR && l->blocklen == 1)) ||
+      !l->child->leaf || l->child->kind != DLI_VECTOR)
     return false;
   dl_aint step = l->kind == DLI_VECTOR ? l->stride : l->el_extent;
-  dl_count reps = l->kind == DLI_VECTOR ? l->count * l->blocklen : l->count;
-  return (l->kind == DLI_CONTIG || l->blocklen == 1) &&
-         dli_transposes(reps, step, l->child->count, l->child->blocklen, l->child->stride);
+  return dli_transposes(l->count, step, l->child->count, l->child->blocklen,
+                        l->child->stride);
 }
 
 static void instance(cg *g, const dli_loop *l, LLVMValueRef origin, LLVMValueRef *out)

@@ -101,9 +101,6 @@ static void derive(void)
   st.source[K_NT] = "default";
 }
 
-/* "direct_block@" */
-#define AT_LEN (sizeof("direct_block@") - 1)
-
 /* a line "direct_block@<message> <block>": replaces an entry of the same
    message size, else adds one while there is room */
 static void set_direct_at(const char *message, const char *block)
@@ -160,10 +157,11 @@ static void read_file(void)
     for (int k = 0; k < NKEYS; k++)
       if (len == strlen(keys[k].file) && strncmp(name, keys[k].file, len) == 0)
         set(k, s, "file");
-    if (len > AT_LEN && strncmp(name, keys[K_DIRECT].file, AT_LEN - 1) == 0 &&
-        name[AT_LEN - 1] == '@') {
+    size_t key = strlen(keys[K_DIRECT].file);     /* direct_block@<message> */
+    if (len > key + 1 && strncmp(name, keys[K_DIRECT].file, key) == 0 &&
+        name[key] == '@') {
       name[len] = '\0';
-      set_direct_at(name + AT_LEN, s);
+      set_direct_at(name + key + 1, s);
     }
   }
   fclose(f);

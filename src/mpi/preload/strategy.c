@@ -313,12 +313,7 @@ double dlp_now(void)
 
 void dlp_plan_done(dlp_data *d)
 {
-  if (!d->plan)
-    return;
-  pthread_mutex_lock(&lock);
-  ((plan *)d->plan)->users--;
-  pthread_mutex_unlock(&lock);
-  d->plan = NULL;
+  dlp_plan_timed_done(d, -1);         /* nothing timed: only the release */
 }
 
 void dlp_plans_free(void)

@@ -3,7 +3,7 @@
  *
  *   mpiexec -n 2 dataloop-pingpong [--quick | --full] [--filter NAME] [--out DIR]
  *
- * For every pattern, seven kinds of round trip (rank 0 sends, rank 1
+ * For every pattern, eight kinds of round trip (rank 0 sends, rank 1
  * receives and sends back), interleaved batch by batch so drift hits all
  * alike:
  *   contig    a contiguous message of the same byte count (the floor)
@@ -14,14 +14,19 @@
  *   dl-pack   the same with packing forced (DL_STRATEGY=pack)
  *   dl-blocks the same with the user's blocks sent as they lie forced
  *             (DL_STRATEGY=blocks)
- *   dl-pipe   the interposer in pipeline mode (chunk: DL_PIPELINE_CHUNK)
+ *   dl-pipe   the interposer in pipeline mode (chunk: DL_PIPELINE_CHUNK),
+ *             streams forced (DL_STRATEGY=pipe)
+ *   pipe-auto the interposer in pipeline mode, its strategy chosen
+ *             automatically among streams, packing and blocks
  * The interposer's code is linked into this program (what
  * libdataloop-mpi-preload.so holds), so MPI_Send here is the interposer's
  * and PMPI_Send MPICH's; both ranks switch its mode at the same point.
  * Before timing, each kind's received data is checked against a
  * hand-written pack of the sender's. Reported: time per round trip (median
  * of the batches, min-max) and the overhead over the contiguous round trip,
- * (t - t_contig) / t_contig. Results also go to DIR/pingpong.csv. */
+ * (t - t_contig) / t_contig, and each automatic choice against the best
+ * forced strategy its mode offers (dataloop: dl-pack, dl-blocks;
+ * pipe-auto: those and dl-pipe). Results also go to DIR/pingpong.csv. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +34,12 @@
 #include "bench.h"
 #include "preload.h"
 
-enum { V_CONTIG, V_MPICH, V_MANUAL, V_DL, V_PACK, V_BLOCKS, V_PIPE, NVAR };
+enum { V_CONTIG, V_MPICH, V_MANUAL, V_DL, V_PACK, V_BLOCKS, V_PIPE, V_PAUTO, NVAR };
 static const char *const var_names[NVAR] = {"contig", "MPICH", "manual", "dataloop",
-                                            "dl-pack", "dl-blocks", "dl-pipe"};
+                                            "dl-pack", "dl-blocks", "dl-pipe",
+                                            "pipe-auto"};
+static const int forced[NVAR] = {[V_PACK] = DLP_S_PACK, [V_BLOCKS] = DLP_S_BLOCKS,
+                                 [V_PIPE] = DLP_S_PIPE, [V_DL] = -1, [V_PAUTO] = -1};
 enum { TAG = 17 };
 
 typedef struct opts {
@@ -119,23 +127,29 @@ static const bentry *find(const char *name)
 static void mode_for(int v)
 {
   if (v >= V_DL) {
-    dlp_configure(v == V_PIPE, 0);
-    dlp_configure_strategy(v == V_PACK ? DLP_S_PACK : v == V_BLOCKS ? DLP_S_BLOCKS : -1);
+    dlp_configure(v == V_PIPE || v == V_PAUTO, 0);
+    dlp_configure_strategy(forced[v]);
   }
 }
 
-/* what the automatic choice is for the pattern now (timed sends may have
-   switched it during the measurement) */
-static const char *auto_choice(btest *t)
+/* what the automatic choice of mode v is for the pattern now (timed sends
+   may have switched it during the measurement) */
+static const char *auto_choice(btest *t, int v)
 {
-  dlp_configure(false, 0);
-  dlp_configure_strategy(-1);
+  mode_for(v);
   dlp_data d;
   if (dlp_data_get(t->origin, t->count, t->mt, &d) != MPI_SUCCESS)
     return "?";
-  dlp_plan(&d, false);
+  dlp_plan(&d, v == V_PAUTO && !dlp_straight(&d) && d.bytes >= dlp_cfg()->chunk);
   dlp_plan_done(&d);
+  if (v == V_PAUTO && d.strategy == DLP_S_DIRECT && d.bytes == dlp_cfg()->chunk)
+    return dlp_strategy_name(DLP_S_PIPE);
   return dlp_strategy_name(d.strategy);
+}
+
+static double min2(double a, double b)
+{
+  return a < b ? a : b;
 }
 
 static void send_v(int v, btest *t, char *buf)
@@ -257,7 +271,8 @@ static void measure(const opts *o, btest *t, char *buf, stat3 *st)
 }
 
 
-static void print_rows(const btest *t, const stat3 *st, const char *choice, FILE *csv)
+static void print_rows(const btest *t, const stat3 *st, const char *const choice[2],
+                       FILE *csv)
 {
   for (int v = 0; v < NVAR; v++) {
     double ovh = (st[v].med - st[V_CONTIG].med) / st[V_CONTIG].med;
@@ -275,10 +290,12 @@ static void print_rows(const btest *t, const stat3 *st, const char *choice, FILE
       fprintf(csv, "\"%s\",%zu,%s,%.2f,%.2f,%.2f,%.4f\n", t->name, t->packed,
               var_names[v], st[v].med, st[v].lo, st[v].hi, ovh);
   }
-  /* the automatic choice against the best forced strategy */
-  double best = st[V_PACK].med < st[V_BLOCKS].med ? st[V_PACK].med : st[V_BLOCKS].med;
+  /* each automatic choice against the best forced strategy of its mode */
+  double best = min2(st[V_PACK].med, st[V_BLOCKS].med);
   printf("%-22s %9s  auto (%s at the end): %.2f of the best forced strategy's time\n",
-         "", "", choice, st[V_DL].med / best);
+         "", "", choice[0], st[V_DL].med / best);
+  printf("%-22s %9s  pipe-auto (%s at the end): %.2f of the best forced, dl-pipe "
+         "included\n", "", "", choice[1], st[V_PAUTO].med / min2(best, st[V_PIPE].med));
   fflush(stdout);
 }
 
@@ -303,7 +320,7 @@ static bool run(const opts *o, const bentry *e, FILE *csv)
   if (ok) {
     stat3 st[NVAR];
     measure(o, &t, buf, st);
-    const char *choice = auto_choice(&t);
+    const char *choice[2] = {auto_choice(&t, V_DL), auto_choice(&t, V_PAUTO)};
     if (rank == 0)
       print_rows(&t, st, choice, csv);
   }

@@ -181,7 +181,7 @@ static size_t measure_chunks(btest *t, FILE *csv)
   double best_us = 0;
   for (int k = 0; k < NCHUNK; k++) {
     dlp_configure(true, chunk_sizes[k]);
-    dlp_configure_strategy(DLP_S_PACK);
+    dlp_configure_strategy(DLP_S_PIPE);
     stat3 s = pingpong(t);
     if (rank == 0) {
       printf("chunks  chunk %5zu KiB   %9.1f us (%8.1f - %8.1f)\n",

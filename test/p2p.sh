@@ -7,7 +7,9 @@
 # file's thresholds per message size, each choice by the nearest; timed
 # choices, and none with DL_ADAPT=0) and in the
 # pipeline mode (the default chunk, and a small odd chunk that splits
-# elements). Two processes are not run under Valgrind (make check-valgrind
+# elements; messages longer than a chunk sent whole, packed or as their
+# blocks, into stream receives, and streams into receives that land their
+# first chunk in the user's blocks; timed choices among the three). Two processes are not run under Valgrind (make check-valgrind
 # skips this script; it runs in make check).
 b=${top_builddir:-.}
 lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload.so
@@ -26,6 +28,17 @@ run -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" -genv DL_PIPELINE 1 \
     -genv DL_PIPELINE_CHUNK 5000 -genv DL_PIPELINE_RING 2
 run -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" -genv DL_STRATEGY blocks
 run -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" -genv DL_DIRECT_BLOCK 64
+for s in pack blocks; do
+  run -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" -genv DL_PIPELINE 1 \
+      -genv DL_PIPELINE_CHUNK 5000 -genv DL_STRATEGY $s
+done
+echo "== pipeline mode: one rank streaming, the other sending whole messages"
+for s in pack blocks; do
+  timeout 300 "$MPIEXEC" -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" \
+    -genv DL_PIPELINE 1 -genv DL_PIPELINE_CHUNK 5000 \
+    -n 1 -env DL_STRATEGY pipe "$prog" : -n 1 -env DL_STRATEGY $s "$prog" ||
+    { echo "FAILED: pipeline mode, streams against $s" >&2; exit 1; }
+done
 echo "== one rank packing, the other sending its blocks as they lie"
 timeout 300 "$MPIEXEC" -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" \
   -n 1 -env DL_STRATEGY pack "$prog" : -n 1 -env DL_STRATEGY blocks "$prog" ||
@@ -61,6 +74,20 @@ if echo "$out" | grep -q "; timed)"; then
   echo "FAILED: DL_ADAPT=0 timed a plan" >&2; exit 1
 fi
 echo "ok: timed where either could win, and not with DL_ADAPT=0"
+# in pipeline mode, the repeated message (longer than the 5000-byte chunk)
+# is timed as a stream, packed whole and sent as its blocks
+echo "== pipeline mode: timed choices among stream, packed and blocks"
+out=$(timeout 300 "$MPIEXEC" -n 2 -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" \
+  -genv DL_PIPELINE 1 -genv DL_PIPELINE_CHUNK 5000 -genv DL_TRACE 1 "$prog" 2>&1) ||
+  { echo "$out" | tail -20 >&2; echo "FAILED: timed pipeline run" >&2; exit 1; }
+echo "$out" | grep -q "strategy: .* for 262144 bytes .*; stream; timed)" ||
+  { echo "FAILED: the repeated message had no timed stream plan" >&2; exit 1; }
+for w in "send stream: 262144 bytes" "send: 262144 bytes from the user's blocks" \
+         "send: 262144 packed bytes" "receive stream: up to 262144 bytes.*user's blocks"; do
+  echo "$out" | grep -q "$w" ||
+    { echo "FAILED: no timed try traced '$w'" >&2; exit 1; }
+done
+echo "ok: streams, whole packed and whole blocks tried"
 # a tuning file's per-message-size thresholds: each choice uses the entry
 # measured at the size nearest the message's (on a log scale)
 echo "== direct_block@<size> entries of a tuning file"

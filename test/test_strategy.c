@@ -1,7 +1,8 @@
 /* The interposer's timed choice between packing a message and sending its
  * blocks as they lie (src/mpi/preload/strategy.c): which uses are trials of
  * which kind, when a plan switches and back, and which plans are never
- * timed.
+ * timed; in pipeline mode, among streaming, packing whole and blocks; and
+ * that a receive's unpacking after its data arrived counts.
  * Send durations are the test's own numbers, fed to the plan as a blocking
  * send would report them; no message moves. Single-process MPI (singleton
  * init): the plans hold MPI hindexed types. */
@@ -39,7 +40,58 @@ static int send_taking(MPI_Count count, MPI_Datatype t, double pack_s, double bl
   return kind;
 }
 
+/* a timed send of (count, t) in a stream plan (pipeline mode, a chunk or
+   more), each kind taking secs[kind] seconds; returns the kind it used */
+static int stream_send(MPI_Count count, MPI_Datatype t, const double secs[4])
+{
+  dlp_data d;
+  ck_assert_int_eq(dlp_data_get(mem, count, t, &d), MPI_SUCCESS);
+  dlp_plan(&d, true);
+  int kind = d.strategy;
+  ck_assert_msg(kind == DLP_S_PACK || kind == DLP_S_BLOCKS || kind == DLP_S_PIPE,
+                "kind %d", kind);
+  dlp_plan_timed_done(&d, secs[kind]);
+  return kind;
+}
+
+static void stream_sends(MPI_Count count, MPI_Datatype t, int from, int to,
+                         const double secs[4], int kind)
+{
+  for (int u = from; u <= to; u++)
+    ck_assert_msg(stream_send(count, t, secs) == kind, "use %d", u);
+}
+
+/* uses from..to of a stream plan, odd ones sends taking send_s[kind],
+   even ones receives whose unpacking after the data arrived takes
+   unpack_s[kind], each of the expected kind */
+static void stream_exchange(MPI_Count count, MPI_Datatype t, int from, int to,
+                            const double send_s[4], const double unpack_s[4], int kind)
+{
+  for (int u = from; u <= to; u++) {
+    if (u % 2) {
+      ck_assert_msg(stream_send(count, t, send_s) == kind, "use %d", u);
+      continue;
+    }
+    dlp_data d;
+    ck_assert_int_eq(dlp_data_get(mem, count, t, &d), MPI_SUCCESS);
+    dlp_plan(&d, true);
+    ck_assert_msg(d.strategy == kind, "use %d: kind %d", u, d.strategy);
+    dlp_plan_received(&d, unpack_s[d.strategy]);
+    ck_assert_ptr_null(d.plan);
+  }
+}
+
 /* an untimed use (a receive): the kind it runs */
+static int stream_receive(MPI_Count count, MPI_Datatype t)
+{
+  dlp_data d;
+  ck_assert_int_eq(dlp_data_get(mem, count, t, &d), MPI_SUCCESS);
+  dlp_plan(&d, true);
+  int kind = d.strategy;
+  dlp_plan_done(&d);
+  return kind;
+}
+
 static int receive(MPI_Count count, MPI_Datatype t)
 {
   dlp_data d;
@@ -60,12 +112,13 @@ static void sends(MPI_Count count, MPI_Datatype t, int from, int to, double pack
 
 static void setup(void)
 {
+  dlp_plans_free();          /* each test's plans start afresh */
   dlp_configure(false, 0);
   dlp_configure_strategy(-1);
   dlp_configure_adapt(true);
 }
 
-enum { P = DLP_S_PACK, B = DLP_S_BLOCKS };
+enum { P = DLP_S_PACK, B = DLP_S_BLOCKS, S = DLP_S_PIPE };
 
 /* packing chosen by the threshold; blocks measured twice as fast. Trials
    (uses 5-8 blocks, 9-12 packing, then 4 uses in every 128, blocks and
@@ -146,6 +199,87 @@ START_TEST(untimed_plans_never_try)
 }
 END_TEST
 
+/* pipeline mode: a stream plan (the threshold's kind, streaming here) tries
+   packing whole (uses 5-8), blocks whole (9-12) and streaming (13-16), then
+   one of them in every 128 uses, in that order; it keeps the fastest, and
+   moves to blocks when their next trial (257-260) is faster by far */
+START_TEST(streams_try_three_kinds)
+{
+  setup();
+  dlp_configure(true, 256 * KIB);
+  MPI_Datatype t = blocks_of(32, 64 * KIB);
+  double fast_pipe[4] = {[P] = 0.010, [B] = 0.008, [S] = 0.006};
+  double fast_blocks[4] = {[P] = 0.010, [B] = 0.003, [S] = 0.006};
+  stream_sends(1, t, 1, 4, fast_pipe, S);
+  stream_sends(1, t, 5, 8, fast_pipe, P);
+  stream_sends(1, t, 9, 12, fast_pipe, B);
+  stream_sends(1, t, 13, 16, fast_pipe, S);
+  ck_assert_int_eq(stream_receive(1, t), S);        /* use 17: kept */
+  stream_sends(1, t, 18, 128, fast_pipe, S);
+  stream_sends(1, t, 129, 132, fast_pipe, P);       /* trial 4 */
+  stream_sends(1, t, 133, 256, fast_blocks, S);
+  stream_sends(1, t, 257, 260, fast_blocks, B);     /* trial 5 */
+  ck_assert_int_eq(stream_receive(1, t), B);        /* use 261: switched */
+  stream_sends(1, t, 262, 384, fast_blocks, B);
+  /* the default mode's plan of the same (type, count) is its own */
+  ck_assert_int_eq(receive(1, t), P);
+  MPI_Type_free(&t);
+}
+END_TEST
+
+/* the unpacking a receive does after its data arrived counts with the
+   send: packing sends fastest here, but its receives unpack the whole
+   message afterwards, so streaming stays (and, with other times, the
+   blocks, which leave nothing to unpack, win) */
+START_TEST(receives_unpacking_counts)
+{
+  setup();
+  dlp_configure(true, 256 * KIB);
+  MPI_Datatype t = blocks_of(32, 64 * KIB);
+  double send_s[4] = {[P] = 0.005, [B] = 0.020, [S] = 0.006};
+  double unpack_s[4] = {[P] = 0.003, [B] = 0, [S] = 0.0001};
+  stream_exchange(1, t, 1, 4, send_s, unpack_s, S);
+  stream_exchange(1, t, 5, 8, send_s, unpack_s, P);
+  stream_exchange(1, t, 9, 12, send_s, unpack_s, B);
+  stream_exchange(1, t, 13, 16, send_s, unpack_s, S);
+  ck_assert_int_eq(stream_receive(1, t), S);        /* use 17: kept */
+  MPI_Datatype u = blocks_of(32, 64 * KIB + 8);
+  double send2_s[4] = {[P] = 0.005, [B] = 0.007, [S] = 0.006};
+  double unpack2_s[4] = {[P] = 0.003, [B] = 0, [S] = 0.002};
+  stream_exchange(1, u, 1, 4, send2_s, unpack2_s, S);
+  stream_exchange(1, u, 5, 8, send2_s, unpack2_s, P);
+  stream_exchange(1, u, 9, 12, send2_s, unpack2_s, B);
+  stream_exchange(1, u, 13, 16, send2_s, unpack2_s, S);
+  ck_assert_int_eq(stream_receive(1, u), B);        /* use 17: blocks */
+  MPI_Type_free(&t);
+  MPI_Type_free(&u);
+}
+END_TEST
+
+/* a stream of exactly a chunk would read as a first chunk if sent whole:
+   it always streams; forced kinds in pipeline mode, and DL_STRATEGY=pipe
+   in the default mode (packing) */
+START_TEST(streams_of_a_chunk_and_forced)
+{
+  setup();
+  dlp_configure(true, 256 * KIB);
+  MPI_Datatype chunk = blocks_of(4, 64 * KIB);       /* 256 KiB */
+  MPI_Datatype t = blocks_of(8, 64 * KIB);
+  double secs[4] = {[P] = 0.001, [B] = 0.001, [S] = 0.010};
+  stream_sends(1, chunk, 1, 140, secs, S);
+  dlp_configure_strategy(DLP_S_BLOCKS);
+  stream_sends(1, chunk, 1, 140, secs, S);
+  stream_sends(1, t, 1, 140, secs, B);
+  dlp_configure_strategy(DLP_S_PACK);
+  stream_sends(1, t, 1, 140, secs, P);
+  dlp_configure_strategy(DLP_S_PIPE);
+  stream_sends(1, t, 1, 140, secs, S);
+  ck_assert_int_eq(receive(1, t), P);
+  MPI_Type_free(&chunk);
+  MPI_Type_free(&t);
+}
+END_TEST
+
 /* failed sends (negative durations) teach nothing */
 START_TEST(failures_are_not_times)
 {
@@ -174,6 +308,9 @@ int main(int argc, char **argv)
   tcase_add_test(tc, small_gains_keep_the_choice);
   tcase_add_test(tc, untimed_plans_never_try);
   tcase_add_test(tc, failures_are_not_times);
+  tcase_add_test(tc, streams_try_three_kinds);
+  tcase_add_test(tc, receives_unpacking_counts);
+  tcase_add_test(tc, streams_of_a_chunk_and_forced);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK);   /* MPI lives in this process */

@@ -101,22 +101,25 @@ static int finish_at(batch *b, MPI_Request reqs[], int i, MPI_Status *st,
 static int finish_many(batch *b, MPI_Request reqs[], const int *idx, int m,
                        int rc)
 {
-  bool in_status = rc == MPI_ERR_IN_STATUS, any_fresh = false;
+  bool in_status = rc == MPI_ERR_IN_STATUS, any_own = false, any_fresh = false;
   for (int k = 0; k < m; k++) {
     MPI_Comm on;
-    int err = finish_at(b, reqs, idx ? idx[k] : k, &b->st[k],
-                        in_status ? b->st[k].MPI_ERROR : rc, &on);
-    if (on != MPI_COMM_NULL) {
-      if (!any_fresh && !in_status)   /* MPICH said success for all */
+    int mpich = in_status ? b->st[k].MPI_ERROR : rc;
+    int err = finish_at(b, reqs, idx ? idx[k] : k, &b->st[k], mpich, &on);
+    if (err != mpich) {   /* a stream's own, or its MPICH operation's */
+      if (!any_own && !in_status)     /* MPICH said success for all */
         for (int j = 0; j < m; j++)
           b->st[j].MPI_ERROR = MPI_SUCCESS;
       b->st[k].MPI_ERROR = err;
-      any_fresh = true;
+      any_own = true;
+      any_fresh = any_fresh || on != MPI_COMM_NULL;
     }
   }
-  if (!any_fresh || in_status)
+  if (!any_own || in_status)
     return rc;
-  return dlp_raise(MPI_COMM_WORLD, MPI_ERR_IN_STATUS);
+  /* an error MPICH raised in the stream's own operation is not raised
+     twice */
+  return any_fresh ? dlp_raise(MPI_COMM_WORLD, MPI_ERR_IN_STATUS) : MPI_ERR_IN_STATUS;
 }
 
 /* one request: its error, the interposer's own raised on raise_to (or,

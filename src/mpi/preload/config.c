@@ -52,7 +52,8 @@ static void load(void)
   cfg.ring = (int)bytes("DL_PIPELINE_RING", 4, 2, 4);
   const char *s = getenv("DL_STRATEGY");
   cfg.strategy = s && !strcmp(s, "pack") ? DLP_S_PACK
-               : s && !strcmp(s, "blocks") ? DLP_S_BLOCKS : -1;
+               : s && !strcmp(s, "blocks") ? DLP_S_BLOCKS
+               : s && !strcmp(s, "pipe") ? DLP_S_PIPE : -1;
   if (cfg.trace)
     dlp_trace("active: %s mode, chunk %zu bytes, ring %d, strategy %s%s, direct "
               "blocks from %zu bytes (%d sizes measured)", cfg.pipeline ? "pipeline"

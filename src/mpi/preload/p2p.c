@@ -13,9 +13,12 @@
  * to MPICH with the user's own arguments, no copy; so do MPI_PROC_NULL
  * peers and arguments MPICH must judge (a negative count, a null type).
  *
- * Pipeline mode (DL_PIPELINE=1, pipeline.c) turns messages of at least a
- * chunk into chunk streams; blocking calls then run as the nonblocking ones
- * followed by the interposer's wait, which progresses every stream. */
+ * Pipeline mode (DL_PIPELINE=1, pipeline.c) receives messages of at least
+ * a chunk as chunk streams, which a message longer than a chunk may also
+ * be sent to whole: dense data always, derived data as its plan chooses
+ * (a stream, packed whole, or its blocks as they lie). Blocking calls then
+ * run as the nonblocking ones followed by the interposer's wait, which
+ * progresses every stream. */
 #include <limits.h>
 #include <stdlib.h>
 #include "preload.h"
@@ -62,31 +65,40 @@ static bool pipe_recv(const dlp_data *d)
 
 /* ---- sends ---- */
 
-/* the user's blocks through the hindexed type of the plan */
-static int isend_blocks(dlp_data *d, int dest, int tag, MPI_Comm comm, int mode,
-                        MPI_Request *req)
+/* how a send of d goes (d->strategy), its plan held until dlp_plan_done */
+static void plan_send(dlp_data *d, int dest, int tag, MPI_Comm comm)
 {
-  DLP_TRACE("isend: %zu bytes from the user's blocks to %d, tag %d", d->bytes,
-            dest, tag);
-  int rc = dlp_isend_as(d->buf, 1, d->blocks, dest, tag, comm, mode, req);
-  dlp_plan_done(d);
-  return rc;
+  const dlp_config *c = dlp_cfg();
+  bool stream = c->pipeline && d->bytes >= c->chunk;
+  if (c->pipeline && dlp_pipe_blocked(dest, tag, comm)) {
+    d->strategy = DLP_S_PIPE;           /* behind a stream: one too */
+    d->plan = NULL;
+    return;
+  }
+  if (!dlp_straight(d)) {
+    dlp_plan(d, stream);
+    return;
+  }
+  dlp_plan(d, false);                   /* DIRECT */
+  if (stream && d->bytes <= c->chunk)
+    d->strategy = DLP_S_PIPE;           /* whole, it would read as a chunk */
 }
 
-static int isend_data(const dlp_data *d0, int dest, int tag, MPI_Comm comm, int mode,
-                      MPI_Request *req)
+/* starts the send of a planned d */
+static int isend_planned(dlp_data *d, int dest, int tag, MPI_Comm comm, int mode,
+                         MPI_Request *req)
 {
-  if (dlp_cfg()->pipeline && dlp_pipe_send_needed(d0, dest, tag, comm))
-    return dlp_pipe_isend(d0, dest, tag, comm, mode, req);
-  if (dlp_straight(d0)) {
-    args a = direct(d0);
+  if (d->strategy == DLP_S_PIPE)
+    return dlp_pipe_isend(d, dest, tag, comm, mode, req);
+  if (d->strategy == DLP_S_DIRECT) {
+    args a = direct(d);
     return dlp_isend_as(a.buf, a.count, a.dt, dest, tag, comm, mode, req);
   }
-  dlp_data dd = *d0, *d = &dd;
-  dlp_plan(d, false);
-  if (d->strategy == DLP_S_BLOCKS)
-    return isend_blocks(d, dest, tag, comm, mode, req);
-  dlp_plan_done(d);
+  if (d->strategy == DLP_S_BLOCKS) {
+    DLP_TRACE("isend: %zu bytes from the user's blocks to %d, tag %d", d->bytes,
+              dest, tag);
+    return dlp_isend_as(d->buf, 1, d->blocks, dest, tag, comm, mode, req);
+  }
   void *stage;
   int rc = dlp_stage_out(d, &stage);
   dlp_req *e = rc ? NULL : dlp_req_new(DLP_REQ_SEND);
@@ -106,6 +118,16 @@ static int isend_data(const dlp_data *d0, int dest, int tag, MPI_Comm comm, int 
   return MPI_SUCCESS;
 }
 
+static int isend_data(const dlp_data *d0, int dest, int tag, MPI_Comm comm, int mode,
+                      MPI_Request *req)
+{
+  dlp_data d = *d0;
+  plan_send(&d, dest, tag, comm);
+  int rc = isend_planned(&d, dest, tag, comm, mode, req);
+  dlp_plan_done(&d);
+  return rc;
+}
+
 static int send_common(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                        int tag, MPI_Comm comm, int mode)
 {
@@ -114,18 +136,26 @@ static int send_common(const void *buf, MPI_Count count, MPI_Datatype dt, int de
   if (rc)
     return rc == DLP_PASS ? dlp_send_as(buf, count, dt, dest, tag, comm, mode)
                           : dlp_raise(comm, rc);
-  if (pipe_send(&d, dest, tag, comm)) {
+  /* timed: the plan may switch kinds by how long its sends take */
+  bool piped = pipe_send(&d, dest, tag, comm);
+  if (piped)
+    plan_send(&d, dest, tag, comm);
+  else
+    dlp_plan(&d, false);
+  double t0 = dlp_now();
+  if (d.strategy == DLP_S_PIPE || (piped && dlp_pipe_active())) {
+    /* a stream, or streams to progress while this one goes */
     MPI_Request r;
-    rc = isend_data(&d, dest, tag, comm, mode, &r);
-    return rc ? rc : dlp_wait(&r, MPI_STATUS_IGNORE);
+    rc = isend_planned(&d, dest, tag, comm, mode, &r);
+    if (!rc)
+      rc = dlp_wait(&r, MPI_STATUS_IGNORE);
+    dlp_plan_timed_done(&d, rc ? -1 : dlp_now() - t0);
+    return rc;
   }
-  if (dlp_straight(&d)) {
+  if (d.strategy == DLP_S_DIRECT) {
     args a = direct(&d);
     return dlp_send_as(a.buf, a.count, a.dt, dest, tag, comm, mode);
   }
-  /* timed: the plan may switch kinds by how long its sends take */
-  dlp_plan(&d, false);
-  double t0 = dlp_now();
   if (d.strategy == DLP_S_BLOCKS) {
     DLP_TRACE("send: %zu bytes from the user's blocks to %d, tag %d", d.bytes,
               dest, tag);
@@ -161,8 +191,13 @@ static int isend_common(const void *buf, MPI_Count count, MPI_Datatype dt, int d
 static int irecv_data(const dlp_data *d0, int src, int tag, MPI_Comm comm,
                       MPI_Request *req)
 {
-  if (dlp_cfg()->pipeline && d0->bytes >= dlp_cfg()->chunk)
-    return dlp_pipe_irecv(d0, src, tag, comm, req);
+  if (dlp_cfg()->pipeline && d0->bytes >= dlp_cfg()->chunk) {
+    dlp_data d = *d0;
+    dlp_plan(&d, !dlp_straight(&d));    /* where a first receive lands */
+    int rc = dlp_pipe_irecv(&d, src, tag, comm, req);
+    dlp_plan_done(&d);
+    return rc;
+  }
   if (dlp_straight(d0)) {
     args a = direct(d0);
     return dlp_irecv_as(a.buf, a.count, a.dt, src, tag, comm, req);
@@ -198,18 +233,24 @@ static int irecv_data(const dlp_data *d0, int src, int tag, MPI_Comm comm,
 }
 
 /* a staged blocking receive: MPICH's status and code, what arrived
-   unpacked */
-static int recv_staged(const dlp_data *d, int src, int tag, MPI_Comm comm,
+   unpacked; releases d's plan with the unpacking's time */
+static int recv_staged(dlp_data *d, int src, int tag, MPI_Comm comm,
                        MPI_Status *status)
 {
   void *stage = dlp_stage_get(d->bytes);
-  if (!stage)
+  if (!stage) {
+    dlp_plan_done(d);
     return dlp_raise(comm, MPI_ERR_NO_MEM);
+  }
   MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
   DLP_TRACE("recv: up to %zu packed bytes from %d, tag %d", d->bytes, src, tag);
   int rc = dlp_recv_as(stage, (MPI_Count)d->bytes, MPI_PACKED, src, tag, comm, st);
+  double t0 = dlp_now(), unpacking = -1;
   if (rc == MPI_SUCCESS || dlp_class(rc) == MPI_ERR_TRUNCATE)
     dlp_stage_in(d, stage, dlp_status_bytes(st));
+  if (rc == MPI_SUCCESS)
+    unpacking = dlp_now() - t0;
+  dlp_plan_received(d, unpacking);
   dlp_stage_put(stage);
   return rc;
 }
@@ -236,10 +277,9 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int
     DLP_TRACE("recv: up to %zu bytes into the user's blocks from %d, tag %d",
               d.bytes, src, tag);
     rc = dlp_recv_as(buf, 1, d.blocks, src, tag, comm, status);
-    dlp_plan_done(&d);
+    dlp_plan_received(&d, rc ? -1 : 0);   /* MPICH placed the data */
     return rc;
   }
-  dlp_plan_done(&d);
   return recv_staged(&d, src, tag, comm, status);
 }
 

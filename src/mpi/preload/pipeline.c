@@ -14,14 +14,23 @@
  * (comm, dest, tag) that a stream is still sending to waits behind it, so
  * chunks of two messages never interleave and order is kept.
  *
- * Receiver: a receive of at least C bytes is a stream receive. It has one
- * chunk receive posted at a time, because it cannot know where the stream
- * ends until a short chunk arrives, and a receive posted past the end would
- * take the next message; but it posts the next one before unpacking the
- * current chunk, into the other of two slots. Dense data lands straight in
- * the user's buffer. A receive holding less than the stream drains the
- * rest and reports MPI_ERR_TRUNCATE; with MPI_ANY_SOURCE or MPI_ANY_TAG,
- * the rest comes from where the first chunk came from.
+ * A message of N > C bytes may also travel whole, as one MPI message (the
+ * sender's plan chooses, strategy.c): the first receive of a stream takes
+ * up to the receive's capacity, and more than C bytes there means the
+ * message was whole. N == C is always a stream, C bytes and an empty end.
+ *
+ * Receiver: a receive of at least C bytes is a stream receive. Its first
+ * receive lands where a whole message would: dense data in the user's
+ * buffer, a plan sending blocks as they lie in the user's blocks, else in
+ * a staging buffer of the capacity. After that it has one chunk receive
+ * posted at a time, because it cannot know where the stream ends until a
+ * short chunk arrives, and a receive posted past the end would take the
+ * next message; but it posts the next one before unpacking the current
+ * chunk, into the other of two slots. Dense data lands straight in the
+ * user's buffer. A receive holding less than a stream drains the rest and
+ * reports MPI_ERR_TRUNCATE (a whole message: MPICH's truncation); with
+ * MPI_ANY_SOURCE or MPI_ANY_TAG, the rest comes from where the first chunk
+ * came from.
  *
  * Every operation is a generalized request that the interposer completes
  * when its stream is done. Streams move only in dlp_progress, which every
@@ -55,6 +64,9 @@ struct dlp_pipe {
   size_t k;                /* its chunk number */
   char *land;              /* where it lands */
   char *slots[2];
+  void *stage;             /* the first receive's, unless it is placed */
+  bool placed;             /* the first receive lands in the user's data */
+  double tail;             /* seconds of the last unpacking; < 0: none */
   size_t got, delivered;   /* bytes received; bytes placed in the buffer */
   bool truncated;
   /* both */
@@ -183,8 +195,24 @@ static char *landing(const dlp_pipe *p, size_t k)
   return p->slots[p->d.dense ? 0 : k % 2];
 }
 
+/* the first receive takes a whole message as well as a first chunk */
+static int post_first(dlp_pipe *p)
+{
+  if (p->d.strategy == DLP_S_BLOCKS && p->d.blocks != MPI_DATATYPE_NULL) {
+    p->placed = true;
+    p->land = p->d.buf;
+    return dlp_irecv_as(p->d.buf, 1, p->d.blocks, p->peer, p->tag, p->comm, &p->rreq);
+  }
+  p->placed = p->d.dense;
+  p->land = p->d.dense ? p->d.base : p->stage;
+  return dlp_irecv_as(p->land, (MPI_Count)p->n, MPI_PACKED, p->peer, p->tag, p->comm,
+                      &p->rreq);
+}
+
 static int post_recv(dlp_pipe *p)
 {
+  if (p->k == 0)
+    return post_first(p);
   p->land = landing(p, p->k);
   return dlp_irecv_as(p->land, (MPI_Count)p->C, MPI_PACKED, p->peer, p->tag, p->comm,
                       &p->rreq);
@@ -197,7 +225,8 @@ static void deliver(dlp_pipe *p, size_t k, const char *land, size_t got)
   size_t fit = off < p->n ? min_size(got, p->n - off) : 0;
   if (fit < got)
     p->truncated = true;        /* the rest of the stream is drained */
-  if (fit > 0 && land != p->d.base + off) {
+  bool in_place = k == 0 ? p->placed : land == p->d.base + off;
+  if (fit > 0 && !in_place) {
     if (p->d.dense) {
       memcpy(p->d.base + off, land, fit);
     } else {
@@ -261,7 +290,10 @@ static void recv_advance(dlp_pipe *p)
       fail(p, rc, true);
       more = false;
     }
+    double t0 = more ? 0 : dlp_now();  /* the unpacking no transfer hides */
     deliver(p, k, land, got);
+    if (!more)
+      p->tail = dlp_now() - t0;
     if (more && !ahead && (rc = post_recv(p))) {
       fail(p, rc, true);
       more = false;
@@ -279,6 +311,9 @@ static void release(dlp_pipe *p)
   free(p->ring);
   free(p->slots[0]);
   free(p->slots[1]);
+  dlp_stage_put(p->stage);
+  p->stage = NULL;
+  dlp_plan_received(&p->d, p->err || p->truncated ? -1 : p->tail);
   p->reqs = NULL;
   p->ring = p->slots[0] = p->slots[1] = NULL;
   if (p->seg)
@@ -358,6 +393,9 @@ static dlp_pipe *pipe_new(const dlp_data *d, int peer, int tag, MPI_Comm comm,
   *p = (dlp_pipe){.send = send, .comm = comm, .peer = peer, .tag = tag, .d = *d,
                   .C = dlp_cfg()->chunk, .n = d->bytes, .rreq = MPI_REQUEST_NULL,
                   .greq = MPI_REQUEST_NULL};
+  p->tail = -1;
+  if (send)
+    p->d.plan = NULL;        /* the caller's to release */
   bool ok = true;
   if (!d->dense && d->bytes > 0)
     ok = dl_segment_create(d->buf, d->count, d->t, &p->seg) == DL_OK;
@@ -372,8 +410,11 @@ static dlp_pipe *pipe_new(const dlp_data *d, int peer, int tag, MPI_Comm comm,
   } else {
     for (int i = 0; i < (d->dense ? 1 : 2); i++)
       ok = ok && (p->slots[i] = malloc(p->C));
+    if (!d->dense && d->strategy != DLP_S_BLOCKS)
+      ok = ok && (p->stage = dlp_stage_get(p->n));
   }
   if (!ok) {
+    p->d.plan = NULL;        /* still the caller's */
     release(p);
     free(p);
     *err = MPI_ERR_NO_MEM;
@@ -429,22 +470,28 @@ int dlp_pipe_isend(const dlp_data *d, int dest, int tag, MPI_Comm comm, int mode
   return start(p, req);
 }
 
-int dlp_pipe_irecv(const dlp_data *d, int src, int tag, MPI_Comm comm,
-                   MPI_Request *req)
+int dlp_pipe_irecv(dlp_data *d, int src, int tag, MPI_Comm comm, MPI_Request *req)
 {
   int err;
   dlp_pipe *p = pipe_new(d, src, tag, comm, false, &err);
-  if (!p)
+  if (!p) {
+    dlp_plan_done(d);
     return dlp_raise(comm, err);
+  }
+  d->plan = NULL;            /* the stream's now */
   DLP_TRACE("receive stream: up to %zu bytes from %d, tag %d%s", p->n, src, tag,
-            d->dense ? ", dense" : "");
+            d->dense ? ", dense"
+            : d->strategy == DLP_S_BLOCKS ? ", first into the user's blocks" : "");
   return start(p, req);
 }
 
 bool dlp_pipe_send_needed(const dlp_data *d, int dest, int tag, MPI_Comm comm)
 {
-  if (d->bytes >= dlp_cfg()->chunk)
-    return true;
+  return d->bytes >= dlp_cfg()->chunk || dlp_pipe_blocked(dest, tag, comm);
+}
+
+bool dlp_pipe_blocked(int dest, int tag, MPI_Comm comm)
+{
   if (!dlp_pipe_active())
     return false;
   dlp_pipe probe = {.send = true, .comm = comm, .peer = dest, .tag = tag};

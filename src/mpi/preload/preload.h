@@ -29,7 +29,8 @@ typedef struct dlp_config {
   bool pipeline;     /* DL_PIPELINE=1: messages >= chunk bytes are streams */
   size_t chunk;      /* DL_PIPELINE_CHUNK: bytes per chunk (dl_tune) */
   int ring;          /* DL_PIPELINE_RING: packed chunks in flight, 2..4 */
-  int strategy;      /* DL_STRATEGY: DLP_S_PACK or _BLOCKS forced, or -1 */
+  int strategy;      /* DL_STRATEGY: DLP_S_PACK, _BLOCKS or _PIPE forced, or
+                        -1 */
   bool adapt;        /* DL_ADAPT (default 1): timed sends may switch a
                         (type, count) between PACK and BLOCKS */
 } dlp_config;
@@ -79,15 +80,19 @@ typedef struct dlp_data {
 
 /* ---- strategies (strategy.c) ---- */
 enum { DLP_S_DIRECT, DLP_S_BLOCKS, DLP_S_PACK, DLP_S_PIPE };
-/* chooses how d moves (stream: pipeline mode makes it a chunk stream);
-   BLOCKS leaves the hindexed type in d->blocks. Call dlp_plan_done once
-   the MPI operation using d has started. */
+/* chooses how d moves (stream: a pipeline-mode message of at least a
+   chunk, which may be PIPE, and PACK or BLOCKS only when longer than a
+   chunk); BLOCKS leaves the hindexed type in d->blocks. Call
+   dlp_plan_done once the MPI operation using d has started. */
 DLI_HIDDEN void dlp_plan(dlp_data *d, bool stream);
 DLI_HIDDEN void dlp_plan_done(dlp_data *d);
 /* dlp_plan_done for a blocking send whose duration the caller measured
    (seconds; negative: failed): the plan's timed choice between PACK and
    BLOCKS learns from it */
 DLI_HIDDEN void dlp_plan_timed_done(dlp_data *d, double seconds);
+/* dlp_plan_done for a receive, with the seconds spent unpacking after its
+   data arrived (negative: failed or not measured) */
+DLI_HIDDEN void dlp_plan_received(dlp_data *d, double seconds);
 /* seconds on a monotonic clock */
 DLI_HIDDEN double dlp_now(void);
 DLI_HIDDEN const char *dlp_strategy_name(int s);
@@ -180,14 +185,20 @@ DLI_HIDDEN int dlp_cancel(MPI_Request *req);
 DLI_HIDDEN bool dlp_pipe_active(void);
 /* advances every stream as far as it can without blocking */
 DLI_HIDDEN void dlp_progress(void);
-/* whether a send of d to (comm, dest, tag) must be a stream operation: at
-   least a chunk, or queued behind a stream still sending there */
+/* whether a send of d to (comm, dest, tag) is a pipeline-mode operation:
+   at least a chunk, or queued behind a stream still sending there */
 DLI_HIDDEN bool dlp_pipe_send_needed(const dlp_data *d, int dest, int tag,
                                      MPI_Comm comm);
-/* nonblocking stream operations; *req is a generalized request */
+/* whether a stream is still sending to (comm, dest, tag): a send there
+   must be a stream too, to keep MPI's message order */
+DLI_HIDDEN bool dlp_pipe_blocked(int dest, int tag, MPI_Comm comm);
+/* nonblocking stream operations; *req is a generalized request. A
+   receive's first receive lands in the user's blocks when d->strategy is
+   BLOCKS; the receive takes over d's plan (d->plan becomes NULL) and
+   releases it when it ends, with the time its last unpacking took */
 DLI_HIDDEN int dlp_pipe_isend(const dlp_data *d, int dest, int tag, MPI_Comm comm,
                               int mode, MPI_Request *req);
-DLI_HIDDEN int dlp_pipe_irecv(const dlp_data *d, int src, int tag, MPI_Comm comm,
+DLI_HIDDEN int dlp_pipe_irecv(dlp_data *d, int src, int tag, MPI_Comm comm,
                               MPI_Request *req);
 DLI_HIDDEN void dlp_pipe_cancel(dlp_pipe *p);
 DLI_HIDDEN void dlp_pipe_orphan(dlp_pipe *p);

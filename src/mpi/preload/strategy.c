@@ -10,28 +10,36 @@
  *           buffer, with no staging copy; the wire is the packed stream
  *           all the same, so any receiver matches
  *   PACK    packed into a staging buffer and sent as one message
- *   PIPE    pipeline mode (DL_PIPELINE=1), messages of a chunk or more:
- *           chunk streams (pipeline.c)
+ *   PIPE    pipeline mode (DL_PIPELINE=1): a chunk stream, packed chunk by
+ *           chunk while earlier chunks travel (pipeline.c)
  *
- * DL_STRATEGY=pack or blocks forces a kind for every derived type whose
- * data is not dense (auto, the default, chooses); DL_TRACE=1 prints each
- * choice when it is made.
+ * In pipeline mode a plan of a message of at least a chunk is a stream
+ * plan: PIPE where the default mode would pack, and PACK or BLOCKS (the
+ * message whole, which a stream receive also takes) only for messages
+ * longer than a chunk. DL_STRATEGY=pack, blocks or pipe forces a kind for
+ * every derived type whose data is not dense, where the mode and size
+ * allow it (auto, the default, chooses); DL_TRACE=1 prints each choice
+ * when it is made.
  *
  * The automatic choice starts as the tuned threshold's. The speed of
  * MPICH's transfers of blocks changes with the state of its transport,
  * by 2-4x on the development machine from one minute to the next, which
- * no threshold measured beforehand can follow. So where either kind could
- * win (at least ADAPT_BYTES in blocks of ADAPT_BLOCK bytes or more on
- * average), some uses of the plan are trials of one kind or the other
- * (trial_of), whose blocking sends are timed; after each trial the plan
- * keeps the kind whose latest trial's fastest send was faster, switching
- * only for a gain of 4% (DL_ADAPT=0: never). The first timed send of each
- * kind is not counted: it pays for page faults and set-up.
+ * no threshold measured beforehand can follow. So where more than one kind
+ * could win (at least ADAPT_BYTES; blocks only for blocks of ADAPT_BLOCK
+ * bytes or more on average; in a stream plan, PIPE and PACK always), some
+ * uses of the plan are trials of one kind or another (trial_of), whose
+ * blocking sends are timed, and so is the unpacking left once a receive's
+ * data has arrived (which the sender's time does not cover: all of it for
+ * a packed message, a stream's last chunk, nothing for blocks); after each
+ * trial the plan keeps the kind whose latest trial's fastest send plus
+ * shortest unpacking was fastest, switching only for a gain of 4%
+ * (DL_ADAPT=0: never). The first timed send and the first timed receive of
+ * each kind are not counted: they pay for page faults and set-up.
  *
  * The choice and the hindexed type are kept for the 64 most recently used
- * (type, count) pairs, each holding a reference to its type; a plan an
- * operation is being started with is not evicted (after that, MPI keeps
- * the hindexed type alive as long as the operation needs it). */
+ * (type, count) pairs of each mode, each holding a reference to its type;
+ * a plan an operation is being started with is not evicted (after that,
+ * MPI keeps the hindexed type alive as long as the operation needs it). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,8 +54,8 @@
 #define ADAPT_BLOCK 256                 /* 64-byte blocks tied with packing at
                                            best, and lost by up to 5x */
 #define TRY_EVERY 128                   /* uses from one trial to the next: a
-                                           trial of the worse kind costs a 64th
-                                           of its excess */
+                                           trial of a worse kind costs at most a
+                                           64th of its excess */
 #define TRY_USES 4                      /* uses in a trial: two timed sends of
                                            each of two ranks exchanging */
 #define SWITCH_GAIN 0.96
@@ -60,13 +68,18 @@ typedef struct plan {
   unsigned long used;
   int users;               /* operations being started with it */
   int forced;              /* dlp_cfg()->strategy when it was chosen */
-  bool adaptive;           /* PACK and BLOCKS both possible, timed sends */
-  int initial;             /* the threshold's kind */
+  bool stream;             /* a pipeline-mode plan of a chunk or more */
+  bool adaptive;           /* more than one kind possible, timed sends */
+  int kinds[3], nkinds;    /* the kinds tried, [0] the threshold's */
   unsigned long uses;      /* operations started with it, sends and receives */
-  bool warm[2];            /* a timed send of the kind ran (its first, with
-                              page faults and set-up, is not kept) */
-  double best[2];          /* the fastest timed send of the kind in its
-                              latest trial, [0] PACK, [1] BLOCKS; 0: none */
+  bool warm[DLP_S_PIPE + 1];  /* a timed send of the kind ran (its first,
+                                 with page faults and set-up, is not kept) */
+  double best[DLP_S_PIPE + 1];  /* by kind: the fastest timed send of its
+                                   latest trial; 0: none */
+  bool warm_tail[DLP_S_PIPE + 1];
+  double tail[DLP_S_PIPE + 1];  /* by kind: the shortest unpacking after
+                                   a receive's data arrived in its latest
+                                   trial; negative: none */
 } plan;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -128,15 +141,29 @@ static size_t at_most(size_t n, size_t cap)
   return n < cap ? n : cap;
 }
 
+static void add_kind(plan *p, int kind)
+{
+  for (int i = 0; i < p->nkinds; i++)
+    if (p->kinds[i] == kind)
+      return;
+  p->kinds[p->nkinds++] = kind;
+}
+
 /* the kind for a new plan p of d: BLOCKS needs few enough blocks; when
-   timing may change it later, the blocks type is made all the same */
+   timing may change it later, the blocks type is made all the same, and
+   p->kinds lists what the trials run */
 static void choose(const dlp_data *d, plan *p)
 {
   const dlp_config *c = dlp_cfg();
+  int packing = p->stream ? DLP_S_PIPE : DLP_S_PACK;
   p->blocks = MPI_DATATYPE_NULL;
-  p->strategy = DLP_S_PACK;
-  if (c->strategy == DLP_S_PACK)
+  p->strategy = packing;
+  if (p->stream && d->bytes <= c->chunk)
+    return;                 /* whole, it would read as a stream's first chunk */
+  if (c->strategy == DLP_S_PACK || c->strategy == DLP_S_PIPE) {
+    p->strategy = p->stream ? c->strategy : DLP_S_PACK;
     return;
+  }
   size_t threshold = at_most(d->bytes / dl_tune_direct_block(d->bytes), MAX_BLOCKS);
   size_t max = c->strategy == DLP_S_BLOCKS ? MAX_BLOCKS : threshold;
   bool adapt = c->strategy < 0 && c->adapt && d->bytes >= ADAPT_BYTES;
@@ -144,12 +171,20 @@ static void choose(const dlp_data *d, plan *p)
   if (adapt && adapt_max > max)
     max = adapt_max;
   size_t n = 0;
-  if (max == 0 || (p->blocks = blocks_type(d, max, &n)) == MPI_DATATYPE_NULL)
+  if (max > 0)
+    p->blocks = blocks_type(d, max, &n);
+  bool have = p->blocks != MPI_DATATYPE_NULL;
+  if (have && (c->strategy == DLP_S_BLOCKS || n <= threshold))
+    p->strategy = DLP_S_BLOCKS;
+  if (!adapt)
     return;
-  p->adaptive = adapt && n <= adapt_max;
-  p->strategy = c->strategy == DLP_S_BLOCKS || n <= threshold ? DLP_S_BLOCKS
-                                                              : DLP_S_PACK;
-  p->initial = p->strategy;
+  add_kind(p, p->strategy);
+  add_kind(p, packing);
+  if (p->stream)
+    add_kind(p, DLP_S_PACK);
+  if (have && n <= adapt_max)
+    add_kind(p, DLP_S_BLOCKS);
+  p->adaptive = p->nkinds > 1;
 }
 
 static void drop(plan *p)
@@ -162,12 +197,12 @@ static void drop(plan *p)
 
 /* the cached plan of (d->t, d->count), made if new; NULL when every
    entry is busy; lock held */
-static plan *lookup(const dlp_data *d)
+static plan *lookup(const dlp_data *d, bool stream)
 {
   plan *lru = NULL;
   for (int i = 0; i < PLANS; i++) {
     if (table[i].t == d->t && table[i].count == d->count &&
-        table[i].forced == dlp_cfg()->strategy)
+        table[i].forced == dlp_cfg()->strategy && table[i].stream == stream)
       return &table[i];
     if (!table[i].users && (!lru || !table[i].t || (lru->t && table[i].used < lru->used)))
       lru = &table[i];
@@ -178,71 +213,78 @@ static plan *lookup(const dlp_data *d)
     drop(lru);
   dlp_finalize_hook();                /* frees the types at MPI_Finalize */
   dl_type_retain(d->t);
-  *lru = (plan){.t = d->t, .count = d->count, .forced = dlp_cfg()->strategy};
+  *lru = (plan){.t = d->t, .count = d->count, .forced = dlp_cfg()->strategy,
+                .stream = stream, .tail = {-1, -1, -1, -1}};
   choose(d, lru);
-  DLP_TRACE("strategy: %s for %zu bytes (%lld of a type; blocks from %zu bytes%s)",
+  DLP_TRACE("strategy: %s for %zu bytes (%lld of a type; blocks from %zu bytes%s%s)",
             dlp_strategy_name(lru->strategy), d->bytes, (long long)d->count,
-            dl_tune_direct_block(d->bytes), lru->adaptive ? "; timed" : "");
+            dl_tune_direct_block(d->bytes), stream ? "; stream" : "",
+            lru->adaptive ? "; timed" : "");
   return lru;
 }
 
-static int other(int kind)
-{
-  return kind == DLP_S_PACK ? DLP_S_BLOCKS : DLP_S_PACK;
-}
-
-static int slot(int kind)
-{
-  return kind == DLP_S_BLOCKS;
-}
-
 /* The trial a use falls in (uses of the plan, sends and receives, counted
-   from 1), or 0: uses 5-8 and 9-12, then TRY_USES uses every TRY_EVERY.
-   Odd trials run the kind the threshold did not choose, even ones the
-   kind it did, whatever the plan runs in between: two ranks that send a
-   (type, count) back and forth count each message as the same use, so a
-   trial is the same kind on both sides. */
-static unsigned long trial_of(unsigned long u)
+   from 1), or 0: TRY_USES uses each from use 5 on, one per kind, then
+   TRY_USES uses in every TRY_EVERY. Trial t runs kinds[t mod nkinds]
+   (the threshold's kind last among the first ones), whatever the plan runs
+   in between: two ranks that send a (type, count) back and forth count
+   each message as the same use, so a trial is the same kind on both
+   sides. */
+static unsigned long trial_of(const plan *p, unsigned long u)
 {
-  if (u >= 5 && u <= 12)
+  unsigned long first_end = 4 + TRY_USES * (unsigned long)p->nkinds;
+  if (u >= 5 && u <= first_end)
     return (u - 5) / TRY_USES + 1;
-  if (u > 12 && u % TRY_EVERY >= 1 && u % TRY_EVERY <= TRY_USES)
-    return u / TRY_EVERY + 2;
+  if (u > first_end && u % TRY_EVERY >= 1 && u % TRY_EVERY <= TRY_USES)
+    return u / TRY_EVERY + (unsigned long)p->nkinds;
   return 0;
 }
 
 static int trial_kind(const plan *p, unsigned long trial)
 {
-  return trial % 2 ? other(p->initial) : p->initial;
+  return p->kinds[trial % (unsigned long)p->nkinds];
 }
 
-/* the use after a trial from the second on: both kinds have a latest time */
-static bool decision_at(unsigned long u)
+/* the use after a trial, once every kind has had one: each has a latest
+   time */
+static bool decision_at(const plan *p, unsigned long u)
 {
-  return trial_of(u - 1) >= 2 && !trial_of(u);
+  return trial_of(p, u - 1) >= (unsigned long)p->nkinds && !trial_of(p, u);
 }
 
-/* keeps the kind whose latest trial was faster, switching only for a gain
+/* a kind's latest trial: its fastest send and shortest unpacking after a
+   receive; 0: no send timed */
+static double score(const plan *p, int k)
+{
+  if (p->best[k] <= 0)
+    return 0;
+  return p->best[k] + (p->tail[k] > 0 ? p->tail[k] : 0);
+}
+
+/* keeps the kind whose latest trial was fastest, switching only for a gain
    of 1 - SWITCH_GAIN or more */
 static void decide(plan *p)
 {
-  int keep = slot(p->strategy), alt = !keep;
-  if (p->best[alt] > 0 && p->best[keep] > 0 &&
-      p->best[alt] < SWITCH_GAIN * p->best[keep]) {
-    DLP_TRACE("strategy: %s for %lld of a type now (its trial's send %.0f us, "
-              "%s %.0f us)", dlp_strategy_name(other(p->strategy)),
-              (long long)p->count, p->best[alt] * 1e6, dlp_strategy_name(p->strategy),
-              p->best[keep] * 1e6);
-    p->strategy = other(p->strategy);
+  int keep = p->strategy, fast = keep;
+  for (int i = 0; i < p->nkinds; i++) {
+    int k = p->kinds[i];
+    if (score(p, k) > 0 && (score(p, fast) == 0 || score(p, k) < score(p, fast)))
+      fast = k;
+  }
+  if (fast != keep && score(p, keep) > 0 && score(p, fast) < SWITCH_GAIN * score(p, keep)) {
+    DLP_TRACE("strategy: %s for %lld of a type now (its trial's send and unpacking "
+              "%.0f us, %s %.0f us)", dlp_strategy_name(fast), (long long)p->count,
+              score(p, fast) * 1e6, dlp_strategy_name(keep), score(p, keep) * 1e6);
+    p->strategy = fast;
   }
 }
 
 /* the plan of d, in use until dlp_plan_done; lock held */
-static plan *take(dlp_data *d)
+static plan *take(dlp_data *d, bool stream)
 {
-  plan *p = lookup(d);
+  plan *p = lookup(d, stream);
   if (!p) {
-    d->strategy = DLP_S_PACK;
+    d->strategy = stream ? DLP_S_PIPE : DLP_S_PACK;
     return NULL;
   }
   p->used = ++clock_;
@@ -251,11 +293,13 @@ static plan *take(dlp_data *d)
   d->blocks = p->blocks;
   d->plan = p;
   if (p->adaptive) {
-    unsigned long u = ++p->uses, trial = trial_of(u);
-    if (decision_at(u))
+    unsigned long u = ++p->uses, trial = trial_of(p, u);
+    if (decision_at(p, u))
       decide(p);
-    if (trial && trial != trial_of(u - 1))
-      p->best[slot(trial_kind(p, trial))] = 0;    /* a new trial of the kind */
+    if (trial && trial != trial_of(p, u - 1)) {   /* a new trial of the kind */
+      p->best[trial_kind(p, trial)] = 0;
+      p->tail[trial_kind(p, trial)] = -1;
+    }
     d->trial = trial != 0;
     d->strategy = trial ? trial_kind(p, trial) : p->strategy;
   }
@@ -270,38 +314,54 @@ void dlp_plan(dlp_data *d, bool stream)
   d->trial = false;
   if (dlp_straight(d))
     return;
-  if (stream) {
-    d->strategy = DLP_S_PIPE;
-    return;
-  }
   pthread_mutex_lock(&lock);
-  take(d);
+  take(d, stream);
   pthread_mutex_unlock(&lock);
 }
 
 /* a timed send of the kind: the first warms up, a trial's faster ones
    count */
-static void record(plan *p, int kind, bool trial, double secs)
+static void record(plan *p, int k, bool trial, double secs)
 {
-  int k = slot(kind);
   if (!p->warm[k])
     p->warm[k] = true;
   else if (trial && (p->best[k] == 0 || secs < p->best[k]))
     p->best[k] = secs;
 }
 
-void dlp_plan_timed_done(dlp_data *d, double seconds)
+/* a receive's timed unpacking, alike */
+static void record_tail(plan *p, int k, bool trial, double secs)
+{
+  if (!p->warm_tail[k])
+    p->warm_tail[k] = true;
+  else if (trial && (p->tail[k] < 0 || secs < p->tail[k]))
+    p->tail[k] = secs;
+}
+
+/* releases d's plan; a use of it took seconds (negative: not timed), a
+   send's or a receive's unpacking */
+static void release(dlp_data *d, double seconds, bool receive)
 {
   plan *p = d->plan;
   if (!p)
     return;
   pthread_mutex_lock(&lock);
-  if (p->adaptive && seconds >= 0 &&
-      (d->strategy == DLP_S_PACK || d->strategy == DLP_S_BLOCKS))
-    record(p, d->strategy, d->trial, seconds);
+  if (p->adaptive && seconds >= 0 && d->strategy >= DLP_S_BLOCKS &&
+      d->strategy <= DLP_S_PIPE)
+    (receive ? record_tail : record)(p, d->strategy, d->trial, seconds);
   p->users--;
   pthread_mutex_unlock(&lock);
   d->plan = NULL;
+}
+
+void dlp_plan_timed_done(dlp_data *d, double seconds)
+{
+  release(d, seconds, false);
+}
+
+void dlp_plan_received(dlp_data *d, double seconds)
+{
+  release(d, seconds, true);
 }
 
 double dlp_now(void)
@@ -313,7 +373,7 @@ double dlp_now(void)
 
 void dlp_plan_done(dlp_data *d)
 {
-  dlp_plan_timed_done(d, -1);         /* nothing timed: only the release */
+  release(d, -1, false);              /* nothing timed: only the release */
 }
 
 void dlp_plans_free(void)

@@ -28,9 +28,13 @@ run -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" -genv DL_PIPELINE 1 \
     -genv DL_PIPELINE_CHUNK 5000 -genv DL_PIPELINE_RING 2
 run -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" -genv DL_STRATEGY blocks
 run -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" -genv DL_DIRECT_BLOCK 64
+# (the default chunk, 256 KiB, is exactly the repeated message's size:
+# sent whole, an empty message must follow it)
 for s in pack blocks; do
   run -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" -genv DL_PIPELINE 1 \
       -genv DL_PIPELINE_CHUNK 5000 -genv DL_STRATEGY $s
+  run -genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD "$lib" -genv DL_PIPELINE 1 \
+      -genv DL_PIPELINE_CHUNK 256K -genv DL_STRATEGY $s
 done
 echo "== pipeline mode: one rank streaming, the other sending whole messages"
 for s in pack blocks; do

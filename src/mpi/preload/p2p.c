@@ -14,11 +14,12 @@
  * peers and arguments MPICH must judge (a negative count, a null type).
  *
  * Pipeline mode (DL_PIPELINE=1, pipeline.c) receives messages of at least
- * a chunk as chunk streams, which a message longer than a chunk may also
- * be sent to whole: dense data always, derived data as its plan chooses
- * (a stream, packed whole, or its blocks as they lie). Blocking calls then
- * run as the nonblocking ones followed by the interposer's wait, which
- * progresses every stream. */
+ * a chunk as chunk streams, which a message of a chunk or more may also be
+ * sent whole: dense data longer than a chunk always, derived data as its
+ * plan chooses (a stream, packed whole, or its blocks as they lie; whole
+ * and exactly a chunk, with an empty message after it). Blocking calls
+ * then run as the nonblocking ones followed by the interposer's wait,
+ * which progresses every stream. */
 #include <limits.h>
 #include <stdlib.h>
 #include "preload.h"
@@ -80,14 +81,23 @@ static void plan_send(dlp_data *d, int dest, int tag, MPI_Comm comm)
     return;
   }
   dlp_plan(d, false);                   /* DIRECT */
-  if (stream && d->bytes <= c->chunk)
-    d->strategy = DLP_S_PIPE;           /* whole, it would read as a chunk */
+  if (stream && d->bytes == c->chunk)
+    d->strategy = DLP_S_PIPE;           /* C bytes and an empty end */
+}
+
+/* pipeline mode, a message of exactly a chunk: sent whole, it reads as a
+   stream's first chunk, so an empty message must follow it */
+static bool one_chunk(const dlp_data *d)
+{
+  return dlp_cfg()->pipeline && d->bytes == dlp_cfg()->chunk;
 }
 
 /* starts the send of a planned d */
 static int isend_planned(dlp_data *d, int dest, int tag, MPI_Comm comm, int mode,
                          MPI_Request *req)
 {
+  if (d->strategy != DLP_S_DIRECT && one_chunk(d))
+    d->strategy = DLP_S_PIPE;           /* one request: the stream's */
   if (d->strategy == DLP_S_PIPE)
     return dlp_pipe_isend(d, dest, tag, comm, mode, req);
   if (d->strategy == DLP_S_DIRECT) {
@@ -160,17 +170,19 @@ static int send_common(const void *buf, MPI_Count count, MPI_Datatype dt, int de
     DLP_TRACE("send: %zu bytes from the user's blocks to %d, tag %d", d.bytes,
               dest, tag);
     rc = dlp_send_as(buf, 1, d.blocks, dest, tag, comm, mode);
-    dlp_plan_timed_done(&d, rc ? -1 : dlp_now() - t0);
-    return rc;
+  } else {
+    void *stage;
+    if ((rc = dlp_stage_out(&d, &stage))) {
+      dlp_plan_timed_done(&d, -1);
+      return dlp_raise(comm, rc);
+    }
+    DLP_TRACE("send: %zu packed bytes to %d, tag %d", d.bytes, dest, tag);
+    rc = dlp_send_as(stage, (MPI_Count)d.bytes, MPI_PACKED, dest, tag, comm, mode);
+    dlp_stage_put(stage);
   }
-  void *stage;
-  if ((rc = dlp_stage_out(&d, &stage))) {
-    dlp_plan_timed_done(&d, -1);
-    return dlp_raise(comm, rc);
-  }
-  DLP_TRACE("send: %zu packed bytes to %d, tag %d", d.bytes, dest, tag);
-  rc = dlp_send_as(stage, (MPI_Count)d.bytes, MPI_PACKED, dest, tag, comm, mode);
-  dlp_stage_put(stage);
+  if (!rc && one_chunk(&d))             /* the end a stream receive waits for */
+    rc = dlp_send_as(d.buf, 0, MPI_PACKED, dest, tag, comm,
+                     mode == DLP_BUFFERED ? DLP_BUFFERED : DLP_STANDARD);
   dlp_plan_timed_done(&d, rc ? -1 : dlp_now() - t0);
   return rc;
 }
@@ -188,30 +200,30 @@ static int isend_common(const void *buf, MPI_Count count, MPI_Datatype dt, int d
 
 /* ---- receives ---- */
 
-static int irecv_data(const dlp_data *d0, int src, int tag, MPI_Comm comm,
-                      MPI_Request *req)
+/* plans a receive of d (a stream receive in pipeline mode from a chunk
+   on); its plan held until dlp_plan_done or dlp_plan_received */
+static bool plan_recv(dlp_data *d)
 {
-  if (dlp_cfg()->pipeline && d0->bytes >= dlp_cfg()->chunk) {
-    dlp_data d = *d0;
-    dlp_plan(&d, !dlp_straight(&d));    /* where a first receive lands */
-    int rc = dlp_pipe_irecv(&d, src, tag, comm, req);
-    dlp_plan_done(&d);
-    return rc;
-  }
-  if (dlp_straight(d0)) {
-    args a = direct(d0);
+  bool stream = dlp_cfg()->pipeline && d->bytes >= dlp_cfg()->chunk;
+  dlp_plan(d, stream && !dlp_straight(d));
+  return stream;
+}
+
+/* starts the receive of a planned d */
+static int irecv_planned(dlp_data *d, bool stream, int src, int tag, MPI_Comm comm,
+                         MPI_Request *req)
+{
+  if (stream)
+    return dlp_pipe_irecv(d, src, tag, comm, req);
+  if (d->strategy == DLP_S_DIRECT) {
+    args a = direct(d);
     return dlp_irecv_as(a.buf, a.count, a.dt, src, tag, comm, req);
   }
-  dlp_data dd = *d0, *d = &dd;
-  dlp_plan(d, false);
   if (d->strategy == DLP_S_BLOCKS) {
     DLP_TRACE("irecv: up to %zu bytes into the user's blocks from %d, tag %d",
               d->bytes, src, tag);
-    int rc = dlp_irecv_as(d->buf, 1, d->blocks, src, tag, comm, req);
-    dlp_plan_done(d);
-    return rc;
+    return dlp_irecv_as(d->buf, 1, d->blocks, src, tag, comm, req);
   }
-  dlp_plan_done(d);
   void *stage = dlp_stage_get(d->bytes);
   dlp_req *e = stage ? dlp_req_new(DLP_REQ_RECV) : NULL;
   if (!e) {
@@ -227,30 +239,35 @@ static int irecv_data(const dlp_data *d0, int src, int tag, MPI_Comm comm,
   }
   e->stage = stage;
   e->d = *d;
+  e->d.plan = NULL;
   dl_type_retain(e->d.t);    /* the user may free the type before completion */
   dlp_req_track(e, *req);
   return MPI_SUCCESS;
 }
 
+static int irecv_data(const dlp_data *d0, int src, int tag, MPI_Comm comm,
+                      MPI_Request *req)
+{
+  dlp_data d = *d0;
+  bool stream = plan_recv(&d);
+  int rc = irecv_planned(&d, stream, src, tag, comm, req);
+  dlp_plan_done(&d);
+  return rc;
+}
+
 /* a staged blocking receive: MPICH's status and code, what arrived
-   unpacked; releases d's plan with the unpacking's time */
-static int recv_staged(dlp_data *d, int src, int tag, MPI_Comm comm,
+   unpacked */
+static int recv_staged(const dlp_data *d, int src, int tag, MPI_Comm comm,
                        MPI_Status *status)
 {
   void *stage = dlp_stage_get(d->bytes);
-  if (!stage) {
-    dlp_plan_done(d);
+  if (!stage)
     return dlp_raise(comm, MPI_ERR_NO_MEM);
-  }
   MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
   DLP_TRACE("recv: up to %zu packed bytes from %d, tag %d", d->bytes, src, tag);
   int rc = dlp_recv_as(stage, (MPI_Count)d->bytes, MPI_PACKED, src, tag, comm, st);
-  double t0 = dlp_now(), unpacking = -1;
   if (rc == MPI_SUCCESS || dlp_class(rc) == MPI_ERR_TRUNCATE)
     dlp_stage_in(d, stage, dlp_status_bytes(st));
-  if (rc == MPI_SUCCESS)
-    unpacking = dlp_now() - t0;
-  dlp_plan_received(d, unpacking);
   dlp_stage_put(stage);
   return rc;
 }
@@ -263,24 +280,26 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int
   if (rc)
     return rc == DLP_PASS ? dlp_recv_as(buf, count, dt, src, tag, comm, status)
                           : dlp_raise(comm, rc);
+  /* timed, like sends: the whole blocking receive, unpacking included */
+  bool stream = plan_recv(&d);
+  double t0 = dlp_now();
   if (pipe_recv(&d)) {
     MPI_Request r;
-    rc = irecv_data(&d, src, tag, comm, &r);
-    return rc ? rc : dlp_wait(&r, status);
-  }
-  if (dlp_straight(&d)) {
+    rc = irecv_planned(&d, stream, src, tag, comm, &r);
+    if (!rc)
+      rc = dlp_wait(&r, status);
+  } else if (d.strategy == DLP_S_DIRECT) {
     args a = direct(&d);
-    return dlp_recv_as(a.buf, a.count, a.dt, src, tag, comm, status);
-  }
-  dlp_plan(&d, false);
-  if (d.strategy == DLP_S_BLOCKS) {
+    rc = dlp_recv_as(a.buf, a.count, a.dt, src, tag, comm, status);
+  } else if (d.strategy == DLP_S_BLOCKS) {
     DLP_TRACE("recv: up to %zu bytes into the user's blocks from %d, tag %d",
               d.bytes, src, tag);
     rc = dlp_recv_as(buf, 1, d.blocks, src, tag, comm, status);
-    dlp_plan_received(&d, rc ? -1 : 0);   /* MPICH placed the data */
-    return rc;
+  } else {
+    rc = recv_staged(&d, src, tag, comm, status);
   }
-  return recv_staged(&d, src, tag, comm, status);
+  dlp_plan_received(&d, rc ? -1 : dlp_now() - t0);
+  return rc;
 }
 
 static int irecv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,

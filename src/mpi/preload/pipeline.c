@@ -17,7 +17,8 @@
  * A message of N > C bytes may also travel whole, as one MPI message (the
  * sender's plan chooses, strategy.c): the first receive of a stream takes
  * up to the receive's capacity, and more than C bytes there means the
- * message was whole. N == C is always a stream, C bytes and an empty end.
+ * message was whole. N == C reads as a first chunk: it always ends with an
+ * empty message, sent whole or not (p2p.c).
  *
  * Receiver: a receive of at least C bytes is a stream receive. Its first
  * receive lands where a whole message would: dense data in the user's
@@ -66,7 +67,6 @@ struct dlp_pipe {
   char *slots[2];
   void *stage;             /* the first receive's, unless it is placed */
   bool placed;             /* the first receive lands in the user's data */
-  double tail;             /* seconds of the last unpacking; < 0: none */
   size_t got, delivered;   /* bytes received; bytes placed in the buffer */
   bool truncated;
   /* both */
@@ -290,10 +290,7 @@ static void recv_advance(dlp_pipe *p)
       fail(p, rc, true);
       more = false;
     }
-    double t0 = more ? 0 : dlp_now();  /* the unpacking no transfer hides */
     deliver(p, k, land, got);
-    if (!more)
-      p->tail = dlp_now() - t0;
     if (more && !ahead && (rc = post_recv(p))) {
       fail(p, rc, true);
       more = false;
@@ -313,7 +310,6 @@ static void release(dlp_pipe *p)
   free(p->slots[1]);
   dlp_stage_put(p->stage);
   p->stage = NULL;
-  dlp_plan_received(&p->d, p->err || p->truncated ? -1 : p->tail);
   p->reqs = NULL;
   p->ring = p->slots[0] = p->slots[1] = NULL;
   if (p->seg)
@@ -393,9 +389,7 @@ static dlp_pipe *pipe_new(const dlp_data *d, int peer, int tag, MPI_Comm comm,
   *p = (dlp_pipe){.send = send, .comm = comm, .peer = peer, .tag = tag, .d = *d,
                   .C = dlp_cfg()->chunk, .n = d->bytes, .rreq = MPI_REQUEST_NULL,
                   .greq = MPI_REQUEST_NULL};
-  p->tail = -1;
-  if (send)
-    p->d.plan = NULL;        /* the caller's to release */
+  p->d.plan = NULL;          /* the caller's to release */
   bool ok = true;
   if (!d->dense && d->bytes > 0)
     ok = dl_segment_create(d->buf, d->count, d->t, &p->seg) == DL_OK;
@@ -414,7 +408,6 @@ static dlp_pipe *pipe_new(const dlp_data *d, int peer, int tag, MPI_Comm comm,
       ok = ok && (p->stage = dlp_stage_get(p->n));
   }
   if (!ok) {
-    p->d.plan = NULL;        /* still the caller's */
     release(p);
     free(p);
     *err = MPI_ERR_NO_MEM;
@@ -470,15 +463,13 @@ int dlp_pipe_isend(const dlp_data *d, int dest, int tag, MPI_Comm comm, int mode
   return start(p, req);
 }
 
-int dlp_pipe_irecv(dlp_data *d, int src, int tag, MPI_Comm comm, MPI_Request *req)
+int dlp_pipe_irecv(const dlp_data *d, int src, int tag, MPI_Comm comm,
+                   MPI_Request *req)
 {
   int err;
   dlp_pipe *p = pipe_new(d, src, tag, comm, false, &err);
-  if (!p) {
-    dlp_plan_done(d);
+  if (!p)
     return dlp_raise(comm, err);
-  }
-  d->plan = NULL;            /* the stream's now */
   DLP_TRACE("receive stream: up to %zu bytes from %d, tag %d%s", p->n, src, tag,
             d->dense ? ", dense"
             : d->strategy == DLP_S_BLOCKS ? ", first into the user's blocks" : "");

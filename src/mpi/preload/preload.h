@@ -81,17 +81,17 @@ typedef struct dlp_data {
 /* ---- strategies (strategy.c) ---- */
 enum { DLP_S_DIRECT, DLP_S_BLOCKS, DLP_S_PACK, DLP_S_PIPE };
 /* chooses how d moves (stream: a pipeline-mode message of at least a
-   chunk, which may be PIPE, and PACK or BLOCKS only when longer than a
-   chunk); BLOCKS leaves the hindexed type in d->blocks. Call
-   dlp_plan_done once the MPI operation using d has started. */
+   chunk, which may be PIPE as well as PACK or BLOCKS); BLOCKS leaves the
+   hindexed type in d->blocks. Call dlp_plan_done once the MPI operation
+   using d has started. */
 DLI_HIDDEN void dlp_plan(dlp_data *d, bool stream);
 DLI_HIDDEN void dlp_plan_done(dlp_data *d);
 /* dlp_plan_done for a blocking send whose duration the caller measured
    (seconds; negative: failed): the plan's timed choice between PACK and
    BLOCKS learns from it */
 DLI_HIDDEN void dlp_plan_timed_done(dlp_data *d, double seconds);
-/* dlp_plan_done for a receive, with the seconds spent unpacking after its
-   data arrived (negative: failed or not measured) */
+/* dlp_plan_done for a blocking receive whose duration, unpacking
+   included, the caller measured (seconds; negative: failed) */
 DLI_HIDDEN void dlp_plan_received(dlp_data *d, double seconds);
 /* seconds on a monotonic clock */
 DLI_HIDDEN double dlp_now(void);
@@ -194,11 +194,10 @@ DLI_HIDDEN bool dlp_pipe_send_needed(const dlp_data *d, int dest, int tag,
 DLI_HIDDEN bool dlp_pipe_blocked(int dest, int tag, MPI_Comm comm);
 /* nonblocking stream operations; *req is a generalized request. A
    receive's first receive lands in the user's blocks when d->strategy is
-   BLOCKS; the receive takes over d's plan (d->plan becomes NULL) and
-   releases it when it ends, with the time its last unpacking took */
+   BLOCKS (d->blocks, held until the call returns) */
 DLI_HIDDEN int dlp_pipe_isend(const dlp_data *d, int dest, int tag, MPI_Comm comm,
                               int mode, MPI_Request *req);
-DLI_HIDDEN int dlp_pipe_irecv(dlp_data *d, int src, int tag, MPI_Comm comm,
+DLI_HIDDEN int dlp_pipe_irecv(const dlp_data *d, int src, int tag, MPI_Comm comm,
                               MPI_Request *req);
 DLI_HIDDEN void dlp_pipe_cancel(dlp_pipe *p);
 DLI_HIDDEN void dlp_pipe_orphan(dlp_pipe *p);

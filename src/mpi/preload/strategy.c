@@ -14,9 +14,9 @@
  *           chunk while earlier chunks travel (pipeline.c)
  *
  * In pipeline mode a plan of a message of at least a chunk is a stream
- * plan: PIPE where the default mode would pack, and PACK or BLOCKS (the
- * message whole, which a stream receive also takes) only for messages
- * longer than a chunk. DL_STRATEGY=pack, blocks or pipe forces a kind for
+ * plan: PIPE where the default mode would pack, or PACK or BLOCKS (the
+ * message whole, which a stream receive also takes; one of exactly a chunk
+ * then needs an empty message after it, p2p.c). DL_STRATEGY=pack, blocks or pipe forces a kind for
  * every derived type whose data is not dense, where the mode and size
  * allow it (auto, the default, chooses); DL_TRACE=1 prints each choice
  * when it is made.
@@ -28,12 +28,13 @@
  * could win (at least ADAPT_BYTES; blocks only for blocks of ADAPT_BLOCK
  * bytes or more on average; in a stream plan, PIPE and PACK always), some
  * uses of the plan are trials of one kind or another (trial_of), whose
- * blocking sends are timed, and so is the unpacking left once a receive's
- * data has arrived (which the sender's time does not cover: all of it for
- * a packed message, a stream's last chunk, nothing for blocks); after each
+ * blocking sends and receives are timed (a receive's time covers the
+ * unpacking after its data arrived, which no send's does: all of a packed
+ * message, MPICH's own for blocks, a stream's last chunk); after each
  * trial the plan keeps the kind whose latest trial's fastest send plus
- * shortest unpacking was fastest, switching only for a gain of 4%
- * (DL_ADAPT=0: never). The first timed send and the first timed receive of
+ * fastest receive was fastest, switching only for a gain of 4%
+ * (DL_ADAPT=0: never). For two ranks exchanging the (type, count), that
+ * sum is a round trip. The first timed send and the first timed receive of
  * each kind are not counted: they pay for page faults and set-up.
  *
  * The choice and the hindexed type are kept for the 64 most recently used
@@ -76,10 +77,9 @@ typedef struct plan {
                                  with page faults and set-up, is not kept) */
   double best[DLP_S_PIPE + 1];  /* by kind: the fastest timed send of its
                                    latest trial; 0: none */
-  bool warm_tail[DLP_S_PIPE + 1];
-  double tail[DLP_S_PIPE + 1];  /* by kind: the shortest unpacking after
-                                   a receive's data arrived in its latest
-                                   trial; negative: none */
+  bool warm_recv[DLP_S_PIPE + 1];
+  double recv[DLP_S_PIPE + 1];  /* by kind: the fastest timed receive of
+                                   its latest trial; 0: none */
 } plan;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -158,8 +158,6 @@ static void choose(const dlp_data *d, plan *p)
   int packing = p->stream ? DLP_S_PIPE : DLP_S_PACK;
   p->blocks = MPI_DATATYPE_NULL;
   p->strategy = packing;
-  if (p->stream && d->bytes <= c->chunk)
-    return;                 /* whole, it would read as a stream's first chunk */
   if (c->strategy == DLP_S_PACK || c->strategy == DLP_S_PIPE) {
     p->strategy = p->stream ? c->strategy : DLP_S_PACK;
     return;
@@ -214,7 +212,7 @@ static plan *lookup(const dlp_data *d, bool stream)
   dlp_finalize_hook();                /* frees the types at MPI_Finalize */
   dl_type_retain(d->t);
   *lru = (plan){.t = d->t, .count = d->count, .forced = dlp_cfg()->strategy,
-                .stream = stream, .tail = {-1, -1, -1, -1}};
+                .stream = stream};
   choose(d, lru);
   DLP_TRACE("strategy: %s for %zu bytes (%lld of a type; blocks from %zu bytes%s%s)",
             dlp_strategy_name(lru->strategy), d->bytes, (long long)d->count,
@@ -252,13 +250,12 @@ static bool decision_at(const plan *p, unsigned long u)
   return trial_of(p, u - 1) >= (unsigned long)p->nkinds && !trial_of(p, u);
 }
 
-/* a kind's latest trial: its fastest send and shortest unpacking after a
-   receive; 0: no send timed */
+/* a kind's latest trial: its fastest send plus its fastest receive (a
+   rank that only sends or only receives: the one it does); 0: nothing
+   timed */
 static double score(const plan *p, int k)
 {
-  if (p->best[k] <= 0)
-    return 0;
-  return p->best[k] + (p->tail[k] > 0 ? p->tail[k] : 0);
+  return p->best[k] + p->recv[k];
 }
 
 /* keeps the kind whose latest trial was fastest, switching only for a gain
@@ -272,7 +269,7 @@ static void decide(plan *p)
       fast = k;
   }
   if (fast != keep && score(p, keep) > 0 && score(p, fast) < SWITCH_GAIN * score(p, keep)) {
-    DLP_TRACE("strategy: %s for %lld of a type now (its trial's send and unpacking "
+    DLP_TRACE("strategy: %s for %lld of a type now (its trial's send and receive "
               "%.0f us, %s %.0f us)", dlp_strategy_name(fast), (long long)p->count,
               score(p, fast) * 1e6, dlp_strategy_name(keep), score(p, keep) * 1e6);
     p->strategy = fast;
@@ -298,7 +295,7 @@ static plan *take(dlp_data *d, bool stream)
       decide(p);
     if (trial && trial != trial_of(p, u - 1)) {   /* a new trial of the kind */
       p->best[trial_kind(p, trial)] = 0;
-      p->tail[trial_kind(p, trial)] = -1;
+      p->recv[trial_kind(p, trial)] = 0;
     }
     d->trial = trial != 0;
     d->strategy = trial ? trial_kind(p, trial) : p->strategy;
@@ -319,36 +316,31 @@ void dlp_plan(dlp_data *d, bool stream)
   pthread_mutex_unlock(&lock);
 }
 
-/* a timed send of the kind: the first warms up, a trial's faster ones
-   count */
-static void record(plan *p, int k, bool trial, double secs)
+/* a timed operation of the kind: the first warms up, a trial's faster
+   ones count */
+static void record(bool *warm, double *fastest, bool trial, double secs)
 {
-  if (!p->warm[k])
-    p->warm[k] = true;
-  else if (trial && (p->best[k] == 0 || secs < p->best[k]))
-    p->best[k] = secs;
+  if (!*warm)
+    *warm = true;
+  else if (trial && (*fastest == 0 || secs < *fastest))
+    *fastest = secs;
 }
 
-/* a receive's timed unpacking, alike */
-static void record_tail(plan *p, int k, bool trial, double secs)
-{
-  if (!p->warm_tail[k])
-    p->warm_tail[k] = true;
-  else if (trial && (p->tail[k] < 0 || secs < p->tail[k]))
-    p->tail[k] = secs;
-}
-
-/* releases d's plan; a use of it took seconds (negative: not timed), a
-   send's or a receive's unpacking */
+/* releases d's plan; a blocking send or receive with it took seconds
+   (negative: not timed) */
 static void release(dlp_data *d, double seconds, bool receive)
 {
   plan *p = d->plan;
   if (!p)
     return;
   pthread_mutex_lock(&lock);
-  if (p->adaptive && seconds >= 0 && d->strategy >= DLP_S_BLOCKS &&
-      d->strategy <= DLP_S_PIPE)
-    (receive ? record_tail : record)(p, d->strategy, d->trial, seconds);
+  int k = d->strategy;
+  if (p->adaptive && seconds > 0 && k >= DLP_S_BLOCKS && k <= DLP_S_PIPE) {
+    if (receive)
+      record(&p->warm_recv[k], &p->recv[k], d->trial, seconds);
+    else
+      record(&p->warm[k], &p->best[k], d->trial, seconds);
+  }
   p->users--;
   pthread_mutex_unlock(&lock);
   d->plan = NULL;

@@ -314,8 +314,9 @@ static void pingpong(maker make, int tag)
 }
 
 /* one (type, count) sent back and forth 80 times, new data each time: the
-   interposer's timed choice tries both kinds on it (sends 4 and 5, then
-   every 32nd) and may switch between them; every message must arrive */
+   interposer's timed choice tries each kind on it (two early rounds of
+   trials, then periodic ones) and may switch between them; every message
+   must arrive */
 static void repeated(void)
 {
   buf s, r;

@@ -81,12 +81,13 @@ static void stream_exchange(MPI_Count count, MPI_Datatype t, int from, int to,
   }
 }
 
-/* an untimed use (a receive): the kind it runs */
-static int stream_receive(MPI_Count count, MPI_Datatype t)
+/* an untimed use (a nonblocking receive) of a default or a stream plan:
+   the kind it runs */
+static int untimed_use(MPI_Count count, MPI_Datatype t, bool stream)
 {
   dlp_data d;
   ck_assert_int_eq(dlp_data_get(mem, count, t, &d), MPI_SUCCESS);
-  dlp_plan(&d, true);
+  dlp_plan(&d, stream);
   int kind = d.strategy;
   dlp_plan_done(&d);
   return kind;
@@ -94,12 +95,12 @@ static int stream_receive(MPI_Count count, MPI_Datatype t)
 
 static int receive(MPI_Count count, MPI_Datatype t)
 {
-  dlp_data d;
-  ck_assert_int_eq(dlp_data_get(mem, count, t, &d), MPI_SUCCESS);
-  dlp_plan(&d, false);
-  int kind = d.strategy;
-  dlp_plan_done(&d);
-  return kind;
+  return untimed_use(count, t, false);
+}
+
+static int stream_receive(MPI_Count count, MPI_Datatype t)
+{
+  return untimed_use(count, t, true);
 }
 
 /* uses from..to as timed sends, each of the expected kind */
@@ -121,11 +122,12 @@ static void setup(void)
 enum { P = DLP_S_PACK, B = DLP_S_BLOCKS, S = DLP_S_PIPE };
 
 /* packing chosen by the threshold; blocks measured twice as fast. Trials
-   (uses 5-8 blocks, 9-12 packing, then 4 uses in every 128, blocks and
-   packing in turn; the first timed send of a kind is not kept) are timed;
-   the use after a trial decides: the use after the second switches the
-   plan to blocks, receives included; when blocks become slow, the use
-   after their next trial switches back */
+   (two rounds first: uses 5-8 and 13-16 blocks, 9-12 and 17-20 packing;
+   then 4 uses in every 128, blocks and packing in turn; the first timed
+   send of a kind is not kept) are timed; the use after a trial decides:
+   the use after the early rounds switches the plan to blocks, receives
+   included; when blocks become slow, the use after their next trial
+   switches back */
 START_TEST(switches_and_back)
 {
   setup();
@@ -133,11 +135,13 @@ START_TEST(switches_and_back)
   sends(1, t, 1, 4, 0.010, 0.005, P);
   sends(1, t, 5, 8, 0.010, 0.005, B);         /* trial 1 */
   sends(1, t, 9, 12, 0.010, 0.005, P);        /* trial 2 */
-  ck_assert_int_eq(receive(1, t), B);         /* use 13: switched */
-  sends(1, t, 14, 256, 0.010, 0.005, B);      /* trial 3 (129-132) is blocks */
-  sends(1, t, 257, 260, 0.010, 0.005, P);     /* trial 4: packing loses */
+  sends(1, t, 13, 16, 0.010, 0.005, B);       /* trial 3 */
+  sends(1, t, 17, 20, 0.010, 0.005, P);       /* trial 4 */
+  ck_assert_int_eq(receive(1, t), B);         /* use 21: switched */
+  sends(1, t, 22, 256, 0.010, 0.005, B);      /* trial 5 (129-132) is blocks */
+  sends(1, t, 257, 260, 0.010, 0.005, P);     /* trial 6: packing loses */
   sends(1, t, 261, 384, 0.010, 0.030, B);     /* the blocks slow down */
-  sends(1, t, 385, 388, 0.010, 0.030, B);     /* trial 5 */
+  sends(1, t, 385, 388, 0.010, 0.030, B);     /* trial 7 */
   ck_assert_int_eq(receive(1, t), P);         /* use 389: switched back */
   sends(1, t, 390, 400, 0.010, 0.030, P);
   MPI_Type_free(&t);
@@ -155,18 +159,22 @@ START_TEST(small_gains_keep_the_choice)
   for (int u = 1; u <= 200; u++)
     kinds[send_taking(1, t, 0.0100, 0.0097) == B]++;
   ck_assert_int_eq(receive(1, t), P);
-  ck_assert_int_eq(kinds[1], 2 * 4);          /* trials 1 and 3 */
+  ck_assert_int_eq(kinds[1], 3 * 4);          /* trials 1, 3 and 5 */
   MPI_Datatype u = blocks_of(64, 16 * KIB + 8);
   sends(1, u, 1, 4, 0.010, 0.0097, P);
   sends(1, u, 5, 8, 0.010, 0.0097, B);
-  sends(1, u, 9, 9, 0.050, 0.0097, P);        /* one slow send in trial 2 */
-  sends(1, u, 10, 12, 0.010, 0.0097, P);
+  sends(1, u, 9, 12, 0.010, 0.0097, P);
+  sends(1, u, 13, 16, 0.010, 0.0097, B);
+  sends(1, u, 17, 17, 0.050, 0.0097, P);      /* one slow send in trial 4 */
+  sends(1, u, 18, 20, 0.010, 0.0097, P);
   ck_assert_int_eq(receive(1, u), P);
   MPI_Datatype v = blocks_of(64, 16 * KIB + 16);
   sends(1, v, 1, 4, 0.010, 0.0095, P);
   sends(1, v, 5, 8, 0.010, 0.0095, B);
-  sends(1, v, 9, 9, 0.050, 0.0095, P);
-  sends(1, v, 10, 12, 0.010, 0.0095, P);
+  sends(1, v, 9, 12, 0.010, 0.0095, P);
+  sends(1, v, 13, 16, 0.010, 0.0095, B);
+  sends(1, v, 17, 17, 0.050, 0.0095, P);
+  sends(1, v, 18, 20, 0.010, 0.0095, P);
   ck_assert_int_eq(receive(1, v), B);
   MPI_Type_free(&t);
   MPI_Type_free(&u);
@@ -199,10 +207,26 @@ START_TEST(untimed_plans_never_try)
 }
 END_TEST
 
+/* uses 1-28 of a new stream plan whose threshold's kind is streaming:
+   uses 1-4 stream, then two rounds of trials (5-8 and 17-20 pack whole,
+   9-12 and 21-24 blocks whole, 13-16 and 25-28 stream); timed sends, and
+   receives too when recv_s is given */
+static void stream_rounds(MPI_Count count, MPI_Datatype t, const double send_s[4],
+                          const double recv_s[4])
+{
+  static const int kind[7] = {S, P, B, S, P, B, S};
+  for (int k = 0; k < 7; k++) {
+    if (recv_s)
+      stream_exchange(count, t, 1 + 4 * k, 4 + 4 * k, send_s, recv_s, kind[k]);
+    else
+      stream_sends(count, t, 1 + 4 * k, 4 + 4 * k, send_s, kind[k]);
+  }
+}
+
 /* pipeline mode: a stream plan (the threshold's kind, streaming here) tries
-   packing whole (uses 5-8), blocks whole (9-12) and streaming (13-16), then
-   one of them in every 128 uses, in that order; it keeps the fastest, and
-   moves to blocks when their next trial (257-260) is faster by far */
+   packing whole, blocks whole and streaming in two rounds, then one of them
+   in every 85 uses, in that order; it keeps the fastest, and moves to
+   blocks when their next trial (171-174) is faster by far */
 START_TEST(streams_try_three_kinds)
 {
   setup();
@@ -210,17 +234,16 @@ START_TEST(streams_try_three_kinds)
   MPI_Datatype t = blocks_of(32, 64 * KIB);
   double fast_pipe[4] = {[P] = 0.010, [B] = 0.008, [S] = 0.006};
   double fast_blocks[4] = {[P] = 0.010, [B] = 0.003, [S] = 0.006};
-  stream_sends(1, t, 1, 4, fast_pipe, S);
-  stream_sends(1, t, 5, 8, fast_pipe, P);
-  stream_sends(1, t, 9, 12, fast_pipe, B);
-  stream_sends(1, t, 13, 16, fast_pipe, S);
-  ck_assert_int_eq(stream_receive(1, t), S);        /* use 17: kept */
-  stream_sends(1, t, 18, 128, fast_pipe, S);
-  stream_sends(1, t, 129, 132, fast_pipe, P);       /* trial 4 */
-  stream_sends(1, t, 133, 256, fast_blocks, S);
-  stream_sends(1, t, 257, 260, fast_blocks, B);     /* trial 5 */
-  ck_assert_int_eq(stream_receive(1, t), B);        /* use 261: switched */
-  stream_sends(1, t, 262, 384, fast_blocks, B);
+  stream_rounds(1, t, fast_pipe, NULL);
+  ck_assert_int_eq(stream_receive(1, t), S);        /* use 29: kept */
+  stream_sends(1, t, 30, 85, fast_pipe, S);
+  stream_sends(1, t, 86, 89, fast_pipe, P);         /* trial 7 */
+  stream_sends(1, t, 90, 170, fast_blocks, S);
+  stream_sends(1, t, 171, 174, fast_blocks, B);     /* trial 8 */
+  ck_assert_int_eq(stream_receive(1, t), B);        /* use 175: switched */
+  stream_sends(1, t, 176, 255, fast_blocks, B);
+  stream_sends(1, t, 256, 259, fast_blocks, S);     /* trial 9 */
+  stream_sends(1, t, 260, 300, fast_blocks, B);
   /* the default mode's plan of the same (type, count) is its own */
   ck_assert_int_eq(receive(1, t), P);
   MPI_Type_free(&t);
@@ -237,19 +260,13 @@ START_TEST(receives_count)
   MPI_Datatype t = blocks_of(32, 64 * KIB);
   double send_s[4] = {[P] = 0.005, [B] = 0.020, [S] = 0.006};
   double recv_s[4] = {[P] = 0.003, [B] = 0.0001, [S] = 0.0001};
-  stream_exchange(1, t, 1, 4, send_s, recv_s, S);
-  stream_exchange(1, t, 5, 8, send_s, recv_s, P);
-  stream_exchange(1, t, 9, 12, send_s, recv_s, B);
-  stream_exchange(1, t, 13, 16, send_s, recv_s, S);
-  ck_assert_int_eq(stream_receive(1, t), S);        /* use 17: kept */
+  stream_rounds(1, t, send_s, recv_s);
+  ck_assert_int_eq(stream_receive(1, t), S);        /* use 29: kept */
   MPI_Datatype u = blocks_of(32, 64 * KIB + 8);
   double send2_s[4] = {[P] = 0.005, [B] = 0.007, [S] = 0.006};
   double recv2_s[4] = {[P] = 0.003, [B] = 0.0001, [S] = 0.002};
-  stream_exchange(1, u, 1, 4, send2_s, recv2_s, S);
-  stream_exchange(1, u, 5, 8, send2_s, recv2_s, P);
-  stream_exchange(1, u, 9, 12, send2_s, recv2_s, B);
-  stream_exchange(1, u, 13, 16, send2_s, recv2_s, S);
-  ck_assert_int_eq(stream_receive(1, u), B);        /* use 17: blocks */
+  stream_rounds(1, u, send2_s, recv2_s);
+  ck_assert_int_eq(stream_receive(1, u), B);        /* use 29: blocks */
   MPI_Type_free(&t);
   MPI_Type_free(&u);
 }
@@ -287,8 +304,10 @@ START_TEST(failures_are_not_times)
   MPI_Datatype t = blocks_of(32, 32 * KIB);
   sends(1, t, 1, 4, 0.010, -1.0, P);
   sends(1, t, 5, 8, 0.010, -1.0, B);
-  sends(1, t, 9, 128, 0.010, -1.0, P);
-  sends(1, t, 129, 132, 0.010, -1.0, B);      /* trial 3 */
+  sends(1, t, 9, 12, 0.010, -1.0, P);
+  sends(1, t, 13, 16, 0.010, -1.0, B);
+  sends(1, t, 17, 128, 0.010, -1.0, P);
+  sends(1, t, 129, 132, 0.010, -1.0, B);      /* trial 5 */
   sends(1, t, 133, 140, 0.010, -1.0, P);
   MPI_Type_free(&t);
 }

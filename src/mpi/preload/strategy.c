@@ -54,8 +54,8 @@
                                            nothing of it */
 #define ADAPT_BLOCK 256                 /* 64-byte blocks tied with packing at
                                            best, and lost by up to 5x */
-#define TRY_EVERY 128                   /* uses from one trial to the next: a
-                                           trial of a worse kind costs at most a
+#define TRY_PERIOD 256                  /* uses from one trial of a kind to its
+                                           next: a trial of a worse kind costs a
                                            64th of its excess */
 #define TRY_USES 4                      /* uses in a trial: two timed sends of
                                            each of two ranks exchanging */
@@ -222,19 +222,21 @@ static plan *lookup(const dlp_data *d, bool stream)
 }
 
 /* The trial a use falls in (uses of the plan, sends and receives, counted
-   from 1), or 0: TRY_USES uses each from use 5 on, one per kind, then
-   TRY_USES uses in every TRY_EVERY. Trial t runs kinds[t mod nkinds]
-   (the threshold's kind last among the first ones), whatever the plan runs
-   in between: two ranks that send a (type, count) back and forth count
-   each message as the same use, so a trial is the same kind on both
-   sides. */
+   from 1), or 0: from use 5 on, two rounds of TRY_USES uses per kind (the
+   first warms every kind up: MPICH's first transfers with a new type or
+   buffer run slow), then TRY_USES uses in every TRY_PERIOD / nkinds.
+   Trial t runs kinds[t mod nkinds] (the threshold's kind last in each
+   round), whatever the plan runs in between: two ranks that send a (type,
+   count) back and forth count each message as the same use, so a trial
+   is the same kind on both sides. */
 static unsigned long trial_of(const plan *p, unsigned long u)
 {
-  unsigned long first_end = 4 + TRY_USES * (unsigned long)p->nkinds;
+  unsigned long n = (unsigned long)p->nkinds, every = TRY_PERIOD / n;
+  unsigned long first_end = 4 + 2 * TRY_USES * n;
   if (u >= 5 && u <= first_end)
     return (u - 5) / TRY_USES + 1;
-  if (u > first_end && u % TRY_EVERY >= 1 && u % TRY_EVERY <= TRY_USES)
-    return u / TRY_EVERY + (unsigned long)p->nkinds;
+  if (u > first_end && u % every >= 1 && u % every <= TRY_USES)
+    return u / every + 2 * n;
   return 0;
 }
 

@@ -124,10 +124,12 @@ enum { P = DLP_S_PACK, B = DLP_S_BLOCKS, S = DLP_S_PIPE };
 /* packing chosen by the threshold; blocks measured twice as fast. Trials
    (two rounds first: uses 5-8 and 13-16 blocks, 9-12 and 17-20 packing;
    then 4 uses in every 128, blocks and packing in turn; the first timed
-   send of a kind is not kept) are timed; the use after a trial decides:
-   the use after the early rounds switches the plan to blocks, receives
-   included; when blocks become slow, the use after their next trial
-   switches back */
+   send of a kind is not kept) are timed; the use after the early rounds
+   switches the plan to blocks, receives included. Later, a trial is
+   weighed against the kept kind timed in the 4 uses before it: packing
+   at 257-260 loses to blocks; once blocks are slow, their own trial
+   (385-388) changes nothing, packing's next trial (513-516) switches
+   back */
 START_TEST(switches_and_back)
 {
   setup();
@@ -142,8 +144,10 @@ START_TEST(switches_and_back)
   sends(1, t, 257, 260, 0.010, 0.005, P);     /* trial 6: packing loses */
   sends(1, t, 261, 384, 0.010, 0.030, B);     /* the blocks slow down */
   sends(1, t, 385, 388, 0.010, 0.030, B);     /* trial 7 */
-  ck_assert_int_eq(receive(1, t), P);         /* use 389: switched back */
-  sends(1, t, 390, 400, 0.010, 0.030, P);
+  sends(1, t, 389, 512, 0.010, 0.030, B);
+  sends(1, t, 513, 516, 0.010, 0.030, P);     /* trial 8 */
+  ck_assert_int_eq(receive(1, t), P);         /* use 517: switched back */
+  sends(1, t, 518, 530, 0.010, 0.030, P);
   MPI_Type_free(&t);
 }
 END_TEST
@@ -297,6 +301,26 @@ START_TEST(streams_of_a_chunk_and_forced)
 }
 END_TEST
 
+/* the transport's speed drifts: a trial is weighed against the kept kind
+   timed just before it, not against the kept kind's own trial long ago.
+   Here everything runs 3x faster after the early rounds, and blocks stay
+   20% slower than packing: no switch */
+START_TEST(trials_weigh_against_the_uses_before)
+{
+  setup();
+  MPI_Datatype t = blocks_of(32, 64 * KIB);
+  sends(1, t, 1, 4, 0.030, 0.036, P);
+  sends(1, t, 5, 8, 0.030, 0.036, B);
+  sends(1, t, 9, 12, 0.030, 0.036, P);
+  sends(1, t, 13, 16, 0.030, 0.036, B);
+  sends(1, t, 17, 20, 0.030, 0.036, P);
+  sends(1, t, 21, 128, 0.010, 0.012, P);
+  sends(1, t, 129, 132, 0.010, 0.012, B);     /* trial 5 */
+  ck_assert_int_eq(receive(1, t), P);         /* use 133: kept */
+  MPI_Type_free(&t);
+}
+END_TEST
+
 /* failed sends (negative durations) teach nothing */
 START_TEST(failures_are_not_times)
 {
@@ -327,6 +351,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, small_gains_keep_the_choice);
   tcase_add_test(tc, untimed_plans_never_try);
   tcase_add_test(tc, failures_are_not_times);
+  tcase_add_test(tc, trials_weigh_against_the_uses_before);
   tcase_add_test(tc, streams_try_three_kinds);
   tcase_add_test(tc, receives_count);
   tcase_add_test(tc, streams_of_a_chunk_and_forced);

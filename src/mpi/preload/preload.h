@@ -76,6 +76,7 @@ typedef struct dlp_data {
   MPI_Datatype blocks; /* BLOCKS: the blocks, relative to buf */
   void *plan;          /* the cache entry in use until dlp_plan_done */
   bool trial;          /* this use is one of the plan's timed trials */
+  bool control;        /* this use times the kept kind just before a trial */
 } dlp_data;
 
 /* ---- strategies (strategy.c) ---- */

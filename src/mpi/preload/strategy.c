@@ -80,6 +80,8 @@ typedef struct plan {
   bool warm_recv[DLP_S_PIPE + 1];
   double recv[DLP_S_PIPE + 1];  /* by kind: the fastest timed receive of
                                    its latest trial; 0: none */
+  double ctl_send, ctl_recv;    /* the kept kind's fastest in the uses just
+                                   before the latest trial; 0: none */
 } plan;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -260,22 +262,38 @@ static double score(const plan *p, int k)
   return p->best[k] + p->recv[k];
 }
 
-/* keeps the kind whose latest trial was fastest, switching only for a gain
-   of 1 - SWITCH_GAIN or more */
-static void decide(plan *p)
+static void switch_to(plan *p, int kind, double secs, double kept_secs)
 {
+  DLP_TRACE("strategy: %s for %lld of a type now (its trial's send and receive "
+            "%.0f us, %s %.0f us)", dlp_strategy_name(kind), (long long)p->count,
+            secs * 1e6, dlp_strategy_name(p->strategy), kept_secs * 1e6);
+  p->strategy = kind;
+}
+
+/* after trial t: at the end of the early rounds, keeps the kind whose
+   latest trial was fastest; after a later trial, takes its kind if it beat
+   the kept kind timed in the uses just before it (the transport's speed
+   drifts: times taken minutes apart do not compare). Either way only for
+   a gain of 1 - SWITCH_GAIN or more. */
+static void decide(plan *p, unsigned long t)
+{
+  unsigned long early = 2 * (unsigned long)p->nkinds;
+  if (t > early) {
+    int k = trial_kind(p, t);
+    double kept = p->ctl_send + p->ctl_recv;
+    if (k != p->strategy && score(p, k) > 0 && kept > 0 &&
+        score(p, k) < SWITCH_GAIN * kept)
+      switch_to(p, k, score(p, k), kept);
+    return;
+  }
   int keep = p->strategy, fast = keep;
   for (int i = 0; i < p->nkinds; i++) {
     int k = p->kinds[i];
     if (score(p, k) > 0 && (score(p, fast) == 0 || score(p, k) < score(p, fast)))
       fast = k;
   }
-  if (fast != keep && score(p, keep) > 0 && score(p, fast) < SWITCH_GAIN * score(p, keep)) {
-    DLP_TRACE("strategy: %s for %lld of a type now (its trial's send and receive "
-              "%.0f us, %s %.0f us)", dlp_strategy_name(fast), (long long)p->count,
-              score(p, fast) * 1e6, dlp_strategy_name(keep), score(p, keep) * 1e6);
-    p->strategy = fast;
-  }
+  if (fast != keep && score(p, keep) > 0 && score(p, fast) < SWITCH_GAIN * score(p, keep))
+    switch_to(p, fast, score(p, fast), score(p, keep));
 }
 
 /* the plan of d, in use until dlp_plan_done; lock held */
@@ -294,11 +312,16 @@ static plan *take(dlp_data *d, bool stream)
   if (p->adaptive) {
     unsigned long u = ++p->uses, trial = trial_of(p, u);
     if (decision_at(p, u))
-      decide(p);
+      decide(p, trial_of(p, u - 1));
     if (trial && trial != trial_of(p, u - 1)) {   /* a new trial of the kind */
       p->best[trial_kind(p, trial)] = 0;
       p->recv[trial_kind(p, trial)] = 0;
     }
+    /* the TRY_USES uses before a trial time the kept kind against it */
+    unsigned long ahead = trial_of(p, u + TRY_USES);
+    d->control = !trial && ahead;
+    if (d->control && ahead != trial_of(p, u + TRY_USES - 1))
+      p->ctl_send = p->ctl_recv = 0;
     d->trial = trial != 0;
     d->strategy = trial ? trial_kind(p, trial) : p->strategy;
   }
@@ -310,7 +333,7 @@ void dlp_plan(dlp_data *d, bool stream)
   d->strategy = DLP_S_DIRECT;
   d->blocks = MPI_DATATYPE_NULL;
   d->plan = NULL;
-  d->trial = false;
+  d->trial = d->control = false;
   if (dlp_straight(d))
     return;
   pthread_mutex_lock(&lock);
@@ -318,13 +341,13 @@ void dlp_plan(dlp_data *d, bool stream)
   pthread_mutex_unlock(&lock);
 }
 
-/* a timed operation of the kind: the first warms up, a trial's faster
-   ones count */
-static void record(bool *warm, double *fastest, bool trial, double secs)
+/* a timed operation of the kind: the first warms up, a trial's (or
+   control's) faster ones count */
+static void record(bool *warm, double *fastest, bool counted, double secs)
 {
   if (!*warm)
     *warm = true;
-  else if (trial && (*fastest == 0 || secs < *fastest))
+  else if (counted && (*fastest == 0 || secs < *fastest))
     *fastest = secs;
 }
 
@@ -338,10 +361,11 @@ static void release(dlp_data *d, double seconds, bool receive)
   pthread_mutex_lock(&lock);
   int k = d->strategy;
   if (p->adaptive && seconds > 0 && k >= DLP_S_BLOCKS && k <= DLP_S_PIPE) {
-    if (receive)
-      record(&p->warm_recv[k], &p->recv[k], d->trial, seconds);
+    bool *warm = receive ? &p->warm_recv[k] : &p->warm[k];
+    if (d->control)
+      record(warm, receive ? &p->ctl_recv : &p->ctl_send, true, seconds);
     else
-      record(&p->warm[k], &p->best[k], d->trial, seconds);
+      record(warm, receive ? &p->recv[k] : &p->best[k], d->trial, seconds);
   }
   p->users--;
   pthread_mutex_unlock(&lock);

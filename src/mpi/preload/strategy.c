@@ -30,11 +30,13 @@
  * uses of the plan are trials of one kind or another (trial_of), whose
  * blocking sends and receives are timed (a receive's time covers the
  * unpacking after its data arrived, which no send's does: all of a packed
- * message, MPICH's own for blocks, a stream's last chunk); after each
- * trial the plan keeps the kind whose latest trial's fastest send plus
- * fastest receive was fastest, switching only for a gain of 4%
- * (DL_ADAPT=0: never). For two ranks exchanging the (type, count), that
- * sum is a round trip. The first timed send and the first timed receive of
+ * message, MPICH's own for blocks, a stream's last chunk). A kind's time
+ * is its fastest send plus its fastest receive: for two ranks exchanging
+ * the (type, count), a round trip. After the early trials the plan keeps
+ * the kind that was fastest; after each later trial it takes the trial's
+ * kind if that beat the kept kind timed in the uses just before the
+ * trial (times taken far apart do not compare on a drifting transport).
+ * Switching needs a gain of 4% (DL_ADAPT=0: never). The first timed send and the first timed receive of
  * each kind are not counted: they pay for page faults and set-up.
  *
  * The choice and the hindexed type are kept for the 64 most recently used

@@ -66,30 +66,25 @@ static bool pipe_recv(const dlp_data *d)
 
 /* ---- sends ---- */
 
-/* how a send of d goes (d->strategy), its plan held until dlp_plan_done */
-static void plan_send(dlp_data *d, int dest, int tag, MPI_Comm comm)
-{
-  const dlp_config *c = dlp_cfg();
-  bool stream = c->pipeline && d->bytes >= c->chunk;
-  if (c->pipeline && dlp_pipe_blocked(dest, tag, comm)) {
-    d->strategy = DLP_S_PIPE;           /* behind a stream: one too */
-    d->plan = NULL;
-    return;
-  }
-  if (!dlp_straight(d)) {
-    dlp_plan(d, stream);
-    return;
-  }
-  dlp_plan(d, false);                   /* DIRECT */
-  if (stream && d->bytes == c->chunk)
-    d->strategy = DLP_S_PIPE;           /* C bytes and an empty end */
-}
-
 /* pipeline mode, a message of exactly a chunk: sent whole, it reads as a
    stream's first chunk, so an empty message must follow it */
 static bool one_chunk(const dlp_data *d)
 {
   return dlp_cfg()->pipeline && d->bytes == dlp_cfg()->chunk;
+}
+
+/* how a send of d goes (d->strategy), its plan held until dlp_plan_done */
+static void plan_send(dlp_data *d, int dest, int tag, MPI_Comm comm)
+{
+  const dlp_config *c = dlp_cfg();
+  if (c->pipeline && dlp_pipe_blocked(dest, tag, comm)) {
+    d->strategy = DLP_S_PIPE;           /* behind a stream: one too */
+    d->plan = NULL;
+    return;
+  }
+  dlp_plan(d, c->pipeline && d->bytes >= c->chunk);
+  if (d->strategy == DLP_S_DIRECT && one_chunk(d))
+    d->strategy = DLP_S_PIPE;           /* C bytes and an empty end */
 }
 
 /* starts the send of a planned d */
@@ -205,7 +200,7 @@ static int isend_common(const void *buf, MPI_Count count, MPI_Datatype dt, int d
 static bool plan_recv(dlp_data *d)
 {
   bool stream = dlp_cfg()->pipeline && d->bytes >= dlp_cfg()->chunk;
-  dlp_plan(d, stream && !dlp_straight(d));
+  dlp_plan(d, stream);
   return stream;
 }
 

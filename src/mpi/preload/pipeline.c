@@ -14,7 +14,7 @@
  * (comm, dest, tag) that a stream is still sending to waits behind it, so
  * chunks of two messages never interleave and order is kept.
  *
- * A message of N > C bytes may also travel whole, as one MPI message (the
+ * A message of N >= C bytes may also travel whole, as one MPI message (the
  * sender's plan chooses, strategy.c): the first receive of a stream takes
  * up to the receive's capacity, and more than C bytes there means the
  * message was whole. N == C reads as a first chunk: it always ends with an

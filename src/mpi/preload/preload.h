@@ -26,13 +26,14 @@
 /* ---- configuration (config.c) ---- */
 typedef struct dlp_config {
   bool trace;        /* DL_TRACE=1: a line per interposed operation, stderr */
-  bool pipeline;     /* DL_PIPELINE=1: messages >= chunk bytes are streams */
+  bool pipeline;     /* DL_PIPELINE=1: receives of >= chunk bytes are
+                        streams, sends may be */
   size_t chunk;      /* DL_PIPELINE_CHUNK: bytes per chunk (dl_tune) */
   int ring;          /* DL_PIPELINE_RING: packed chunks in flight, 2..4 */
   int strategy;      /* DL_STRATEGY: DLP_S_PACK, _BLOCKS or _PIPE forced, or
                         -1 */
-  bool adapt;        /* DL_ADAPT (default 1): timed sends may switch a
-                        (type, count) between PACK and BLOCKS */
+  bool adapt;        /* DL_ADAPT (default 1): timed sends and receives may
+                        switch a (type, count) among PACK, BLOCKS (and PIPE) */
 } dlp_config;
 DLI_HIDDEN const dlp_config *dlp_cfg(void);
 /* switches the mode at run time (the benchmark does, on all ranks at a
@@ -88,8 +89,8 @@ enum { DLP_S_DIRECT, DLP_S_BLOCKS, DLP_S_PACK, DLP_S_PIPE };
 DLI_HIDDEN void dlp_plan(dlp_data *d, bool stream);
 DLI_HIDDEN void dlp_plan_done(dlp_data *d);
 /* dlp_plan_done for a blocking send whose duration the caller measured
-   (seconds; negative: failed): the plan's timed choice between PACK and
-   BLOCKS learns from it */
+   (seconds; negative: failed): the plan's timed choice among its kinds
+   learns from it */
 DLI_HIDDEN void dlp_plan_timed_done(dlp_data *d, double seconds);
 /* dlp_plan_done for a blocking receive whose duration, unpacking
    included, the caller measured (seconds; negative: failed) */

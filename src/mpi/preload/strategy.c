@@ -15,11 +15,11 @@
  *
  * In pipeline mode a plan of a message of at least a chunk is a stream
  * plan: PIPE where the default mode would pack, or PACK or BLOCKS (the
- * message whole, which a stream receive also takes; one of exactly a chunk
- * then needs an empty message after it, p2p.c). DL_STRATEGY=pack, blocks or pipe forces a kind for
- * every derived type whose data is not dense, where the mode and size
- * allow it (auto, the default, chooses); DL_TRACE=1 prints each choice
- * when it is made.
+ * message whole, which a stream receive also takes; one of exactly a
+ * chunk then needs an empty message after it, p2p.c). DL_STRATEGY=pack,
+ * blocks or pipe forces a kind for every derived type whose data is not
+ * dense, where the mode and size allow it (auto, the default, chooses);
+ * DL_TRACE=1 prints each choice when it is made.
  *
  * The automatic choice starts as the tuned threshold's. The speed of
  * MPICH's transfers of blocks changes with the state of its transport,
@@ -36,8 +36,9 @@
  * the kind that was fastest; after each later trial it takes the trial's
  * kind if that beat the kept kind timed in the uses just before the
  * trial (times taken far apart do not compare on a drifting transport).
- * Switching needs a gain of 4% (DL_ADAPT=0: never). The first timed send and the first timed receive of
- * each kind are not counted: they pay for page faults and set-up.
+ * Switching needs a gain of 4% (DL_ADAPT=0: never). The first timed send
+ * and the first timed receive of each kind are not counted: they pay for
+ * page faults and set-up.
  *
  * The choice and the hindexed type are kept for the 64 most recently used
  * (type, count) pairs of each mode, each holding a reference to its type;

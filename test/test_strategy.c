@@ -123,32 +123,62 @@ enum { P = DLP_S_PACK, B = DLP_S_BLOCKS, S = DLP_S_PIPE };
 
 /* packing chosen by the threshold; blocks measured twice as fast. Trials
    (two rounds first: uses 5-8 and 13-16 blocks, 9-12 and 17-20 packing;
-   then 4 uses in every 128, blocks and packing in turn; the first timed
-   send of a kind is not kept) are timed; the use after the early rounds
-   switches the plan to blocks, receives included. Later, a trial is
-   weighed against the kept kind timed in the 4 uses before it: packing
-   at 257-260 loses to blocks; once blocks are slow, their own trial
-   (385-388) changes nothing, packing's next trial (513-516) switches
-   back */
+   the first timed send of a kind is not kept) are timed; the use after the
+   early rounds switches the plan to blocks, receives included. Packing,
+   2x slower, is tried again every 512 uses (its excess over 512 uses is
+   1/128 of the time), at 257-260 and 769-772, each weighed against the
+   kept kind timed in the 4 uses before it: it loses at 257, and once the
+   blocks are slow it switches the plan back. Blocks, now 3x slower, are
+   tried every 1024 uses (897-900, 1921-1924; none at 1153 or 1409, as
+   every 256 would have) */
 START_TEST(switches_and_back)
 {
   setup();
   MPI_Datatype t = blocks_of(32, 64 * KIB);   /* 2 MiB in 64 KiB blocks */
   sends(1, t, 1, 4, 0.010, 0.005, P);
-  sends(1, t, 5, 8, 0.010, 0.005, B);         /* trial 1 */
-  sends(1, t, 9, 12, 0.010, 0.005, P);        /* trial 2 */
-  sends(1, t, 13, 16, 0.010, 0.005, B);       /* trial 3 */
-  sends(1, t, 17, 20, 0.010, 0.005, P);       /* trial 4 */
+  sends(1, t, 5, 8, 0.010, 0.005, B);         /* round 1 */
+  sends(1, t, 9, 12, 0.010, 0.005, P);
+  sends(1, t, 13, 16, 0.010, 0.005, B);       /* round 2 */
+  sends(1, t, 17, 20, 0.010, 0.005, P);
   ck_assert_int_eq(receive(1, t), B);         /* use 21: switched */
-  sends(1, t, 22, 256, 0.010, 0.005, B);      /* trial 5 (129-132) is blocks */
-  sends(1, t, 257, 260, 0.010, 0.005, P);     /* trial 6: packing loses */
-  sends(1, t, 261, 384, 0.010, 0.030, B);     /* the blocks slow down */
-  sends(1, t, 385, 388, 0.010, 0.030, B);     /* trial 7 */
-  sends(1, t, 389, 512, 0.010, 0.030, B);
-  sends(1, t, 513, 516, 0.010, 0.030, P);     /* trial 8 */
-  ck_assert_int_eq(receive(1, t), P);         /* use 517: switched back */
-  sends(1, t, 518, 530, 0.010, 0.030, P);
+  sends(1, t, 22, 256, 0.010, 0.005, B);
+  sends(1, t, 257, 260, 0.010, 0.005, P);     /* packing loses */
+  sends(1, t, 261, 768, 0.010, 0.030, B);     /* the blocks slow down */
+  sends(1, t, 769, 772, 0.010, 0.030, P);
+  ck_assert_int_eq(receive(1, t), P);         /* use 773: switched back */
+  sends(1, t, 774, 896, 0.010, 0.030, P);
+  sends(1, t, 897, 900, 0.010, 0.030, B);
+  sends(1, t, 901, 1920, 0.010, 0.030, P);
+  sends(1, t, 1921, 1924, 0.010, 0.030, B);
+  sends(1, t, 1925, 1930, 0.010, 0.030, P);
   MPI_Type_free(&t);
+}
+END_TEST
+
+/* a losing kind's trials come the rarer the more it lost: 3x slower,
+   every 1024 uses (897-900, 1921-1924); 10x slower (more than 4x) in the
+   first round, not in the second, and then every 16384 uses */
+START_TEST(losers_wait_by_their_excess)
+{
+  setup();
+  MPI_Datatype t = blocks_of(32, 64 * KIB);
+  sends(1, t, 1, 4, 0.001, 0.003, P);
+  sends(1, t, 5, 8, 0.001, 0.003, B);
+  sends(1, t, 9, 12, 0.001, 0.003, P);
+  sends(1, t, 13, 16, 0.001, 0.003, B);
+  sends(1, t, 17, 896, 0.001, 0.003, P);
+  sends(1, t, 897, 900, 0.001, 0.003, B);
+  sends(1, t, 901, 1920, 0.001, 0.003, P);
+  sends(1, t, 1921, 1924, 0.001, 0.003, B);
+  sends(1, t, 1925, 1930, 0.001, 0.003, P);
+  MPI_Datatype u = blocks_of(32, 64 * KIB + 8);
+  sends(1, u, 1, 4, 0.001, 0.010, P);
+  sends(1, u, 5, 8, 0.001, 0.010, B);
+  sends(1, u, 9, 16256, 0.001, 0.010, P);     /* 13-16: sat out */
+  sends(1, u, 16257, 16260, 0.001, 0.010, B);
+  sends(1, u, 16261, 16270, 0.001, 0.010, P);
+  MPI_Type_free(&t);
+  MPI_Type_free(&u);
 }
 END_TEST
 
@@ -186,13 +216,13 @@ START_TEST(small_gains_keep_the_choice)
 }
 END_TEST
 
-/* never timed: messages under 64 KiB, blocks under 256 bytes on average,
-   forced strategies, DL_ADAPT=0 */
+/* never timed: messages under 64 KiB, more than 65536 blocks of under
+   256 bytes on average, forced strategies, DL_ADAPT=0 */
 START_TEST(untimed_plans_never_try)
 {
   setup();
   MPI_Datatype small = blocks_of(8, 4 * KIB);        /* 32 KiB */
-  MPI_Datatype tiny = blocks_of(4096, 128);           /* 512 KiB in 128 B */
+  MPI_Datatype tiny = blocks_of(65537, 64);           /* 4 MiB in 64 B */
   MPI_Datatype big = blocks_of(16, 64 * KIB);
   int small_kind = receive(1, small);
   sends(1, small, 1, 140, 0.010, 0.001, small_kind);
@@ -208,6 +238,22 @@ START_TEST(untimed_plans_never_try)
   MPI_Type_free(&small);
   MPI_Type_free(&tiny);
   MPI_Type_free(&big);
+}
+END_TEST
+
+/* up to 65536 blocks are tried whatever their size: 512 KiB in 128-byte
+   blocks, which win here */
+START_TEST(few_small_blocks_are_tried)
+{
+  setup();
+  MPI_Datatype t = blocks_of(4096, 128);
+  sends(1, t, 1, 4, 0.010, 0.008, P);
+  sends(1, t, 5, 8, 0.010, 0.008, B);
+  sends(1, t, 9, 12, 0.010, 0.008, P);
+  sends(1, t, 13, 16, 0.010, 0.008, B);
+  sends(1, t, 17, 20, 0.010, 0.008, P);
+  ck_assert_int_eq(receive(1, t), B);
+  MPI_Type_free(&t);
 }
 END_TEST
 
@@ -228,9 +274,11 @@ static void stream_rounds(MPI_Count count, MPI_Datatype t, const double send_s[4
 }
 
 /* pipeline mode: a stream plan (the threshold's kind, streaming here) tries
-   packing whole, blocks whole and streaming in two rounds, then one of them
-   in every 85 uses, in that order; it keeps the fastest, and moves to
-   blocks when their next trial (171-174) is faster by far */
+   packing whole, blocks whole and streaming in two rounds and keeps the
+   fastest; then blocks (1.33x) are tried every 256 uses at 171-174 and
+   packing (1.67x) every 512 at 342-345. Blocks, faster by far at 171,
+   switch the plan; streaming, now 2x slower, is tried every 512 uses at
+   257-260 */
 START_TEST(streams_try_three_kinds)
 {
   setup();
@@ -240,14 +288,15 @@ START_TEST(streams_try_three_kinds)
   double fast_blocks[4] = {[P] = 0.010, [B] = 0.003, [S] = 0.006};
   stream_rounds(1, t, fast_pipe, NULL);
   ck_assert_int_eq(stream_receive(1, t), S);        /* use 29: kept */
-  stream_sends(1, t, 30, 85, fast_pipe, S);
-  stream_sends(1, t, 86, 89, fast_pipe, P);         /* trial 7 */
-  stream_sends(1, t, 90, 170, fast_blocks, S);
-  stream_sends(1, t, 171, 174, fast_blocks, B);     /* trial 8 */
+  stream_sends(1, t, 30, 170, fast_pipe, S);
+  stream_sends(1, t, 171, 174, fast_blocks, B);
   ck_assert_int_eq(stream_receive(1, t), B);        /* use 175: switched */
-  stream_sends(1, t, 176, 255, fast_blocks, B);
-  stream_sends(1, t, 256, 259, fast_blocks, S);     /* trial 9 */
-  stream_sends(1, t, 260, 300, fast_blocks, B);
+  stream_sends(1, t, 176, 256, fast_blocks, B);
+  stream_sends(1, t, 257, 260, fast_blocks, S);
+  stream_sends(1, t, 261, 341, fast_blocks, B);
+  stream_sends(1, t, 342, 345, fast_blocks, P);
+  stream_sends(1, t, 346, 768, fast_blocks, B);
+  stream_sends(1, t, 769, 772, fast_blocks, S);
   /* the default mode's plan of the same (type, count) is its own */
   ck_assert_int_eq(receive(1, t), P);
   MPI_Type_free(&t);
@@ -350,6 +399,8 @@ int main(int argc, char **argv)
   tcase_add_test(tc, switches_and_back);
   tcase_add_test(tc, small_gains_keep_the_choice);
   tcase_add_test(tc, untimed_plans_never_try);
+  tcase_add_test(tc, losers_wait_by_their_excess);
+  tcase_add_test(tc, few_small_blocks_are_tried);
   tcase_add_test(tc, failures_are_not_times);
   tcase_add_test(tc, trials_weigh_against_the_uses_before);
   tcase_add_test(tc, streams_try_three_kinds);

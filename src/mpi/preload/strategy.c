@@ -25,20 +25,23 @@
  * MPICH's transfers of blocks changes with the state of its transport,
  * by 2-4x on the development machine from one minute to the next, which
  * no threshold measured beforehand can follow. So where more than one kind
- * could win (at least ADAPT_BYTES; blocks only for blocks of ADAPT_BLOCK
- * bytes or more on average; in a stream plan, PIPE and PACK always), some
- * uses of the plan are trials of one kind or another (trial_of), whose
- * blocking sends and receives are timed (a receive's time covers the
- * unpacking after its data arrived, which no send's does: all of a packed
- * message, MPICH's own for blocks, a stream's last chunk). A kind's time
- * is its fastest send plus its fastest receive: for two ranks exchanging
- * the (type, count), a round trip. After the early trials the plan keeps
- * the kind that was fastest; after each later trial it takes the trial's
- * kind if that beat the kept kind timed in the uses just before the
- * trial (times taken far apart do not compare on a drifting transport).
- * Switching needs a gain of 4% (DL_ADAPT=0: never). The first timed send
- * and the first timed receive of each kind are not counted: they pay for
- * page faults and set-up.
+ * could win (at least ADAPT_BYTES; blocks when they average ADAPT_BLOCK
+ * bytes or more, or number at most ADAPT_FEW; in a stream plan, PIPE and
+ * PACK always), some uses of the plan are trials of one kind or another
+ * (trial_at), whose blocking sends and receives are timed (a receive's
+ * time covers the unpacking after its data arrived, which no send's does:
+ * all of a packed message, MPICH's own for blocks, a stream's last chunk).
+ * A kind's time is its fastest send plus its fastest receive: for two
+ * ranks exchanging the (type, count), a round trip. After the early
+ * trials the plan keeps the kind that was fastest; after each later trial
+ * it takes the trial's kind if that beat the kept kind timed in the uses
+ * just before the trial (times taken far apart do not compare on a
+ * drifting transport). Switching needs a gain of 4% (DL_ADAPT=0: never).
+ * A kind that lost is tried again after a period that keeps what its
+ * trials cost, at the excess it showed, within 1/TRY_BUDGET of the uses'
+ * time; one HOPELESS times slower than the fastest in the first round
+ * sits out the second. The first timed send and the first timed receive
+ * of each kind are not counted: they pay for page faults and set-up.
  *
  * The choice and the hindexed type are kept for the 64 most recently used
  * (type, count) pairs of each mode, each holding a reference to its type;
@@ -55,13 +58,25 @@
 #define ADAPT_BYTES ((size_t)64 << 10)  /* smaller sends end before the
                                            transfer does: their time says
                                            nothing of it */
-#define ADAPT_BLOCK 256                 /* 64-byte blocks tied with packing at
-                                           best, and lost by up to 5x */
-#define TRY_PERIOD 256                  /* uses from one trial of a kind to its
-                                           next: a trial of a worse kind costs a
-                                           64th of its excess */
+#define ADAPT_BLOCK 256                 /* blocks of this size or more may
+                                           win (64-byte blocks tied with
+                                           packing at best, and lost by up to
+                                           5x) */
+#define ADAPT_FEW 65536                 /* or so few blocks that a trial of
+                                           them costs little whatever their
+                                           size (8-byte blocks won by 14%
+                                           where MPICH overlapped its packing
+                                           with the peer's unpacking) */
 #define TRY_USES 4                      /* uses in a trial: two timed sends of
                                            each of two ranks exchanging */
+#define TRY_PERIOD 256                  /* uses from one trial of a kind to its
+                                           next, at the shortest */
+#define MAX_PERIOD 16384                /* ... and at the longest */
+#define TRY_BUDGET 128                  /* a kind's trials cost at most this
+                                           share of the uses' time, at the
+                                           excess its latest trial showed */
+#define HOPELESS 4.0                    /* slower than the fastest by this in
+                                           the first round: not in the second */
 #define SWITCH_GAIN 0.96
 
 typedef struct plan {
@@ -75,6 +90,9 @@ typedef struct plan {
   bool stream;             /* a pipeline-mode plan of a chunk or more */
   bool adaptive;           /* more than one kind possible, timed sends */
   int kinds[3], nkinds;    /* the kinds tried, [0] the threshold's */
+  unsigned long period[3]; /* by index in kinds: uses between its later
+                              trials, a power of two from TRY_PERIOD */
+  bool sits_out[3];        /* by index: not in the second early round */
   unsigned long uses;      /* operations started with it, sends and receives */
   bool warm[DLP_S_PIPE + 1];  /* a timed send of the kind ran (its first,
                                  with page faults and set-up, is not kept) */
@@ -170,7 +188,8 @@ static void choose(const dlp_data *d, plan *p)
   size_t threshold = at_most(d->bytes / dl_tune_direct_block(d->bytes), MAX_BLOCKS);
   size_t max = c->strategy == DLP_S_BLOCKS ? MAX_BLOCKS : threshold;
   bool adapt = c->strategy < 0 && c->adapt && d->bytes >= ADAPT_BYTES;
-  size_t adapt_max = at_most(d->bytes / ADAPT_BLOCK, MAX_BLOCKS);
+  size_t few = d->bytes / ADAPT_BLOCK > ADAPT_FEW ? d->bytes / ADAPT_BLOCK : ADAPT_FEW;
+  size_t adapt_max = at_most(few, MAX_BLOCKS);
   if (adapt && adapt_max > max)
     max = adapt_max;
   size_t n = 0;
@@ -188,6 +207,8 @@ static void choose(const dlp_data *d, plan *p)
   if (have && n <= adapt_max)
     add_kind(p, DLP_S_BLOCKS);
   p->adaptive = p->nkinds > 1;
+  for (int i = 0; i < p->nkinds; i++)
+    p->period[i] = TRY_PERIOD;
 }
 
 static void drop(plan *p)
@@ -226,35 +247,41 @@ static plan *lookup(const dlp_data *d, bool stream)
   return lru;
 }
 
+/* the last use of the early rounds */
+static unsigned long early_end(const plan *p)
+{
+  return 4 + 2 * TRY_USES * (unsigned long)p->nkinds;
+}
+
 /* The trial a use falls in (uses of the plan, sends and receives, counted
-   from 1), or 0: from use 5 on, two rounds of TRY_USES uses per kind (the
-   first warms every kind up: MPICH's first transfers with a new type or
-   buffer run slow), then TRY_USES uses in every TRY_PERIOD / nkinds.
-   Trial t runs kinds[t mod nkinds] (the threshold's kind last in each
-   round), whatever the plan runs in between: two ranks that send a (type,
-   count) back and forth count each message as the same use, so a trial
-   is the same kind on both sides. */
-static unsigned long trial_of(const plan *p, unsigned long u)
+   from 1): the index in p->kinds of the kind it tries, or -1. From use 5
+   on, two rounds of TRY_USES uses per kind (the first warms every kind
+   up: MPICH's first transfers with a new type or buffer run slow; the
+   threshold's kind last in each round); then each kind but the kept one
+   has TRY_USES uses at the end of every p->period[i] uses, kind i at
+   offset i of nkinds in the last TRY_PERIOD, so no two kinds' trials
+   meet. Whatever the plan runs in
+   between: two ranks that send a (type, count) back and forth count each
+   message as the same use, so a trial is the same kind on both sides
+   (where their periods differ, the longer one's trials are some of the
+   shorter one's). */
+static int trial_at(const plan *p, unsigned long u)
 {
-  unsigned long n = (unsigned long)p->nkinds, every = TRY_PERIOD / n;
-  unsigned long first_end = 4 + 2 * TRY_USES * n;
-  if (u >= 5 && u <= first_end)
-    return (u - 5) / TRY_USES + 1;
-  if (u > first_end && u % every >= 1 && u % every <= TRY_USES)
-    return u / every + 2 * n;
-  return 0;
-}
-
-static int trial_kind(const plan *p, unsigned long trial)
-{
-  return p->kinds[trial % (unsigned long)p->nkinds];
-}
-
-/* the use after a trial, once every kind has had one: each has a latest
-   time */
-static bool decision_at(const plan *p, unsigned long u)
-{
-  return trial_of(p, u - 1) >= (unsigned long)p->nkinds && !trial_of(p, u);
+  unsigned long n = (unsigned long)p->nkinds;
+  if (u < 5)
+    return -1;
+  if (u <= early_end(p)) {
+    unsigned long slot = (u - 5) / TRY_USES;
+    int i = (int)((slot + 1) % n);
+    return slot >= n && p->sits_out[i] ? -1 : i;
+  }
+  for (unsigned long i = 0; i < n; i++) {
+    unsigned long at = u % p->period[i];
+    unsigned long first = p->period[i] - TRY_PERIOD + i * (TRY_PERIOD / n) + 1;
+    if (p->kinds[i] != p->strategy && at >= first && at < first + TRY_USES)
+      return (int)i;
+  }
+  return -1;
 }
 
 /* a kind's latest trial: its fastest send plus its fastest receive (a
@@ -265,6 +292,27 @@ static double score(const plan *p, int k)
   return p->best[k] + p->recv[k];
 }
 
+/* the period of a kind whose trial took ratio times the kept kind's: its
+   trials' excess within 1/TRY_BUDGET of the time */
+static unsigned long period_for(double ratio)
+{
+  unsigned long period = TRY_PERIOD;
+  while (period < MAX_PERIOD && TRY_USES * (ratio - 1) * TRY_BUDGET > (double)period)
+    period *= 2;
+  return period;
+}
+
+/* each kind but the kept one is tried again as often as its latest time
+   against the kept kind's (kept seconds) allows */
+static void set_periods(plan *p, double kept)
+{
+  for (int i = 0; i < p->nkinds; i++) {
+    double s = score(p, p->kinds[i]);
+    p->period[i] = p->sits_out[i] ? MAX_PERIOD
+                 : s > 0 && kept > 0 ? period_for(s / kept) : TRY_PERIOD;
+  }
+}
+
 static void switch_to(plan *p, int kind, double secs, double kept_secs)
 {
   DLP_TRACE("strategy: %s for %lld of a type now (its trial's send and receive "
@@ -273,22 +321,11 @@ static void switch_to(plan *p, int kind, double secs, double kept_secs)
   p->strategy = kind;
 }
 
-/* after trial t: at the end of the early rounds, keeps the kind whose
-   latest trial was fastest; after a later trial, takes its kind if it beat
-   the kept kind timed in the uses just before it (the transport's speed
-   drifts: times taken minutes apart do not compare). Either way only for
-   a gain of 1 - SWITCH_GAIN or more. */
-static void decide(plan *p, unsigned long t)
+/* at the end of early round r (0 or 1): keeps the kind whose latest trial
+   was fastest, for a gain of 1 - SWITCH_GAIN or more; after the first
+   round, a kind HOPELESS times slower than it sits out the second */
+static void decide_early(plan *p, int round)
 {
-  unsigned long early = 2 * (unsigned long)p->nkinds;
-  if (t > early) {
-    int k = trial_kind(p, t);
-    double kept = p->ctl_send + p->ctl_recv;
-    if (k != p->strategy && score(p, k) > 0 && kept > 0 &&
-        score(p, k) < SWITCH_GAIN * kept)
-      switch_to(p, k, score(p, k), kept);
-    return;
-  }
   int keep = p->strategy, fast = keep;
   for (int i = 0; i < p->nkinds; i++) {
     int k = p->kinds[i];
@@ -297,6 +334,44 @@ static void decide(plan *p, unsigned long t)
   }
   if (fast != keep && score(p, keep) > 0 && score(p, fast) < SWITCH_GAIN * score(p, keep))
     switch_to(p, fast, score(p, fast), score(p, keep));
+  if (round == 0 && score(p, fast) > 0)
+    for (int i = 0; i < p->nkinds; i++)
+      p->sits_out[i] = score(p, p->kinds[i]) > HOPELESS * score(p, fast);
+  set_periods(p, score(p, p->strategy));
+}
+
+/* after a later trial of kind index i: takes its kind if it beat the kept
+   kind timed in the uses just before it (the transport's speed drifts:
+   times taken minutes apart do not compare), for a gain of 1 - SWITCH_GAIN
+   or more; either way the loser's next trial comes after a period its
+   excess allows */
+static void decide(plan *p, int i)
+{
+  int k = p->kinds[i];
+  double kept = p->ctl_send + p->ctl_recv, s = score(p, k);
+  if (s <= 0 || kept <= 0)
+    return;
+  if (s >= SWITCH_GAIN * kept) {
+    p->period[i] = period_for(s / kept);
+    return;
+  }
+  int old = p->strategy;
+  switch_to(p, k, s, kept);
+  for (int j = 0; j < p->nkinds; j++)
+    if (p->kinds[j] == old)
+      p->period[j] = period_for(kept / s);
+}
+
+/* the decision use u brings, if any: at the end of each early round, or
+   after a later trial */
+static void decide_at(plan *p, unsigned long u)
+{
+  unsigned long round_end = 4 + TRY_USES * (unsigned long)p->nkinds;
+  int was = trial_at(p, u - 1);
+  if (u - 1 == round_end || u - 1 == early_end(p))
+    decide_early(p, u - 1 == round_end ? 0 : 1);
+  else if (u - 1 > early_end(p) && was >= 0 && trial_at(p, u) != was)
+    decide(p, was);
 }
 
 /* the plan of d, in use until dlp_plan_done; lock held */
@@ -313,20 +388,21 @@ static plan *take(dlp_data *d, bool stream)
   d->blocks = p->blocks;
   d->plan = p;
   if (p->adaptive) {
-    unsigned long u = ++p->uses, trial = trial_of(p, u);
-    if (decision_at(p, u))
-      decide(p, trial_of(p, u - 1));
-    if (trial && trial != trial_of(p, u - 1)) {   /* a new trial of the kind */
-      p->best[trial_kind(p, trial)] = 0;
-      p->recv[trial_kind(p, trial)] = 0;
+    unsigned long u = ++p->uses;
+    int was = trial_at(p, u - 1);
+    decide_at(p, u);
+    int now = trial_at(p, u);
+    if (now >= 0 && now != was) {   /* a new trial of the kind */
+      p->best[p->kinds[now]] = 0;
+      p->recv[p->kinds[now]] = 0;
     }
     /* the TRY_USES uses before a trial time the kept kind against it */
-    unsigned long ahead = trial_of(p, u + TRY_USES);
-    d->control = !trial && ahead;
-    if (d->control && ahead != trial_of(p, u + TRY_USES - 1))
+    int ahead = trial_at(p, u + TRY_USES);
+    d->control = now < 0 && ahead >= 0;
+    if (d->control && ahead != trial_at(p, u + TRY_USES - 1))
       p->ctl_send = p->ctl_recv = 0;
-    d->trial = trial != 0;
-    d->strategy = trial ? trial_kind(p, trial) : p->strategy;
+    d->trial = now >= 0;
+    d->strategy = now >= 0 ? p->kinds[now] : p->strategy;
   }
   return p;
 }

@@ -278,7 +278,9 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int
   /* timed, like sends: the whole blocking receive, unpacking included */
   bool stream = plan_recv(&d);
   double t0 = dlp_now();
-  if (pipe_recv(&d)) {
+  if (stream && !dlp_pipe_active()) {
+    rc = dlp_pipe_recv(&d, src, tag, comm, status);
+  } else if (pipe_recv(&d)) {
     MPI_Request r;
     rc = irecv_planned(&d, stream, src, tag, comm, &r);
     if (!rc)

@@ -36,7 +36,9 @@
  * Every operation is a generalized request that the interposer completes
  * when its stream is done. Streams move only in dlp_progress, which every
  * intercepted completion and blocking call runs, and each operation once
- * when it starts.
+ * when it starts. A blocking receive while no stream is in progress
+ * (dlp_pipe_recv) makes its first receive a blocking one: a message that
+ * came whole needs no request at all.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -195,18 +197,32 @@ static char *landing(const dlp_pipe *p, size_t k)
   return p->slots[p->d.dense ? 0 : k % 2];
 }
 
-/* the first receive takes a whole message as well as a first chunk */
-static int post_first(dlp_pipe *p)
+/* where the first receive lands: where a whole message would (dense data
+   in the user's buffer, a plan sending blocks as they lie in the user's
+   blocks, else the staging buffer); sets p->placed and p->land */
+typedef struct target {
+  void *buf;
+  MPI_Count count;
+  MPI_Datatype dt;
+} target;
+
+static target first_target(dlp_pipe *p)
 {
   if (p->d.strategy == DLP_S_BLOCKS && p->d.blocks != MPI_DATATYPE_NULL) {
     p->placed = true;
     p->land = p->d.buf;
-    return dlp_irecv_as(p->d.buf, 1, p->d.blocks, p->peer, p->tag, p->comm, &p->rreq);
+    return (target){p->d.buf, 1, p->d.blocks};
   }
   p->placed = p->d.dense;
   p->land = p->d.dense ? p->d.base : p->stage;
-  return dlp_irecv_as(p->land, (MPI_Count)p->n, MPI_PACKED, p->peer, p->tag, p->comm,
-                      &p->rreq);
+  return (target){p->land, (MPI_Count)p->n, MPI_PACKED};
+}
+
+/* the first receive takes a whole message as well as a first chunk */
+static int post_first(dlp_pipe *p)
+{
+  target t = first_target(p);
+  return dlp_irecv_as(t.buf, t.count, t.dt, p->peer, p->tag, p->comm, &p->rreq);
 }
 
 static int post_recv(dlp_pipe *p)
@@ -258,6 +274,39 @@ static void first_chunk(dlp_pipe *p, const MPI_Status *st)
     check_hazard(p);
 }
 
+/* a receive of the stream completed with status st: the chunk is
+   delivered, the next one posted unless the stream ended */
+static void arrived(dlp_pipe *p, const MPI_Status *st)
+{
+  if (p->k == 0) {
+    int c = 0;
+    if (PMPI_Test_cancelled(st, &c) == MPI_SUCCESS && c) {
+      p->cancelled = p->finished = true;
+      return;
+    }
+    first_chunk(p, st);
+  }
+  size_t got = dlp_status_bytes(st), k = p->k;
+  char *land = p->land;
+  bool more = got == p->C;
+  /* receive the next chunk while this one is unpacked, unless it would
+     land on this one */
+  bool ahead = more && landing(p, k + 1) != land;
+  int rc;
+  p->k++;
+  if (ahead && (rc = post_recv(p))) {
+    fail(p, rc, true);
+    more = false;
+  }
+  deliver(p, k, land, got);
+  if (more && !ahead && (rc = post_recv(p))) {
+    fail(p, rc, true);
+    more = false;
+  }
+  if (!more)
+    p->finished = true;
+}
+
 static void recv_advance(dlp_pipe *p)
 {
   while (!p->finished) {
@@ -271,32 +320,7 @@ static void recv_advance(dlp_pipe *p)
     }
     if (!flag)
       return;
-    if (p->k == 0) {
-      int c = 0;
-      if (PMPI_Test_cancelled(&st, &c) == MPI_SUCCESS && c) {
-        p->cancelled = p->finished = true;
-        return;
-      }
-      first_chunk(p, &st);
-    }
-    size_t got = dlp_status_bytes(&st), k = p->k;
-    char *land = p->land;
-    bool more = got == p->C;
-    /* receive the next chunk while this one is unpacked, unless it would
-       land on this one */
-    bool ahead = more && landing(p, k + 1) != land;
-    p->k++;
-    if (ahead && (rc = post_recv(p))) {
-      fail(p, rc, true);
-      more = false;
-    }
-    deliver(p, k, land, got);
-    if (more && !ahead && (rc = post_recv(p))) {
-      fail(p, rc, true);
-      more = false;
-    }
-    if (!more)
-      p->finished = true;
+    arrived(p, &st);
   }
 }
 
@@ -416,8 +440,9 @@ static dlp_pipe *pipe_new(const dlp_data *d, int peer, int tag, MPI_Comm comm,
   return p;
 }
 
-/* the generalized request, the first receive, the list, a first advance */
-static int start(dlp_pipe *p, MPI_Request *req)
+/* the generalized request, the first receive (or, first non-NULL, what it
+   received), the list, a first advance */
+static int start(dlp_pipe *p, const MPI_Status *first, MPI_Request *req)
 {
   MPI_Comm comm = p->comm;
   dlp_req *e = dlp_req_new(DLP_REQ_PIPE);
@@ -431,7 +456,7 @@ static int start(dlp_pipe *p, MPI_Request *req)
   }
   dlp_finalize_hook();
   pthread_mutex_lock(&lock);
-  if (!p->send && (rc = post_recv(p))) {   /* MPICH raised it */
+  if (!p->send && !first && (rc = post_recv(p))) {   /* MPICH raised it */
     pthread_mutex_unlock(&lock);
     PMPI_Grequest_complete(p->greq);
     PMPI_Request_free(&p->greq);
@@ -443,6 +468,8 @@ static int start(dlp_pipe *p, MPI_Request *req)
   append(p);
   MPI_Request greq = p->greq;
   e->pipe = p;
+  if (first)
+    arrived(p, first);
   advance(p);
   pthread_mutex_unlock(&lock);
   dlp_req_add(e, greq);
@@ -460,7 +487,14 @@ int dlp_pipe_isend(const dlp_data *d, int dest, int tag, MPI_Comm comm, int mode
   p->mode = mode;
   DLP_TRACE("send stream: %zu bytes to %d, tag %d, %zu chunks%s", p->n, dest, tag,
             p->nchunks, d->dense ? ", dense" : "");
-  return start(p, req);
+  return start(p, NULL, req);
+}
+
+static void trace_recv(const dlp_pipe *p, const char *how)
+{
+  DLP_TRACE("receive stream%s: up to %zu bytes from %d, tag %d%s", how, p->n, p->peer,
+            p->tag, p->d.dense ? ", dense"
+            : p->d.strategy == DLP_S_BLOCKS ? ", first into the user's blocks" : "");
 }
 
 int dlp_pipe_irecv(const dlp_data *d, int src, int tag, MPI_Comm comm,
@@ -470,10 +504,35 @@ int dlp_pipe_irecv(const dlp_data *d, int src, int tag, MPI_Comm comm,
   dlp_pipe *p = pipe_new(d, src, tag, comm, false, &err);
   if (!p)
     return dlp_raise(comm, err);
-  DLP_TRACE("receive stream: up to %zu bytes from %d, tag %d%s", p->n, src, tag,
-            d->dense ? ", dense"
-            : d->strategy == DLP_S_BLOCKS ? ", first into the user's blocks" : "");
-  return start(p, req);
+  trace_recv(p, "");
+  return start(p, NULL, req);
+}
+
+int dlp_pipe_recv(const dlp_data *d, int src, int tag, MPI_Comm comm,
+                  MPI_Status *status)
+{
+  int err;
+  dlp_pipe *p = pipe_new(d, src, tag, comm, false, &err);
+  if (!p)
+    return dlp_raise(comm, err);
+  trace_recv(p, ", blocking");
+  MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
+  target t = first_target(p);
+  int rc = dlp_recv_as(t.buf, t.count, t.dt, src, tag, comm, st);
+  size_t got = dlp_status_bytes(st);
+  bool whole = rc != MPI_SUCCESS || got != p->C;
+  if (whole) {             /* MPICH's status and code, as the default mode */
+    DLP_TRACE("receive stream: %zu bytes arrived whole", got);
+    if (rc == MPI_SUCCESS || dlp_class(rc) == MPI_ERR_TRUNCATE)
+      deliver(p, 0, p->land, got);
+    release(p);
+    free(p);
+    return rc;
+  }
+  DLP_TRACE("receive stream: a first chunk arrived");
+  MPI_Request r;
+  rc = start(p, st, &r);
+  return rc ? rc : dlp_wait(&r, status);
 }
 
 bool dlp_pipe_send_needed(const dlp_data *d, int dest, int tag, MPI_Comm comm)

@@ -201,6 +201,12 @@ DLI_HIDDEN int dlp_pipe_isend(const dlp_data *d, int dest, int tag, MPI_Comm com
                               int mode, MPI_Request *req);
 DLI_HIDDEN int dlp_pipe_irecv(const dlp_data *d, int src, int tag, MPI_Comm comm,
                               MPI_Request *req);
+/* a blocking stream receive while no stream is in progress: its first
+   receive is MPICH's blocking one, and a message that arrived whole ends
+   there with MPICH's status and code; a first chunk goes on as a stream
+   (dlp_pipe_irecv's, waited for) */
+DLI_HIDDEN int dlp_pipe_recv(const dlp_data *d, int src, int tag, MPI_Comm comm,
+                             MPI_Status *status);
 DLI_HIDDEN void dlp_pipe_cancel(dlp_pipe *p);
 DLI_HIDDEN void dlp_pipe_orphan(dlp_pipe *p);
 /* after its generalized request completed: the error to report (MPI_SUCCESS,

@@ -23,10 +23,13 @@
  * and PMPI_Send MPICH's; both ranks switch its mode at the same point.
  * Before timing, each kind's received data is checked against a
  * hand-written pack of the sender's. Reported: time per round trip (median
- * of the batches, min-max) and the overhead over the contiguous round trip,
- * (t - t_contig) / t_contig, and each automatic choice against the best
- * forced strategy its mode offers (dataloop: dl-pack, dl-blocks;
- * pipe-auto: those and dl-pipe). Results also go to DIR/pingpong.csv. */
+ * of the rounds, min-max) and the overhead over the contiguous round trip,
+ * (t - t_contig) / t_contig; and each automatic choice against the forced
+ * strategy of its mode with the lowest median (dataloop: dl-pack,
+ * dl-blocks; pipe-auto: those and dl-pipe), as the median of the two's
+ * per-round ratios (drift between rounds cancels) and as the ratio of
+ * their medians. Results also go to DIR/pingpong.csv and
+ * DIR/pingpong-auto.csv. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,11 +150,6 @@ static const char *auto_choice(btest *t, int v)
   return dlp_strategy_name(d.strategy);
 }
 
-static double min2(double a, double b)
-{
-  return a < b ? a : b;
-}
-
 static void send_v(int v, btest *t, char *buf)
 {
   int n = (int)t->packed, c = (int)t->count;
@@ -244,13 +242,13 @@ static long calibrate(const opts *o, int v, btest *t, char *buf)
   }
 }
 
-static void measure(const opts *o, btest *t, char *buf, stat3 *st)
+/* us[v * batches + b]: variant v's time per round trip in round b */
+static void measure(const opts *o, btest *t, char *buf, double *us)
 {
   long iters[NVAR];
-  double *us = malloc(sizeof(double) * (size_t)o->batches * NVAR);
   for (int v = 0; v < NVAR; v++)
     iters[v] = calibrate(o, v, t, buf);
-  /* batch b starts at variant b mod NVAR, so that no variant always runs
+  /* round b starts at variant b mod NVAR, so that no variant always runs
      right after the same other one (whose traffic leaves caches and MPICH's
      buffers in its own state) */
   for (int b = 0; b < o->batches; b++)
@@ -262,17 +260,58 @@ static void measure(const opts *o, btest *t, char *buf, stat3 *st)
       round_trips(v, t, buf, iters[v]);
       us[v * o->batches + b] = (bench_now() - t0) / (double)iters[v] * 1e6;
     }
-  for (int v = 0; v < NVAR; v++) {
-    double *r = us + v * o->batches;
-    qsort(r, (size_t)o->batches, sizeof(double), bench_cmp_double);
-    st[v] = (stat3){r[o->batches / 2], r[0], r[o->batches - 1]};
-  }
-  free(us);
 }
 
+static double median(double *r, int n)
+{
+  qsort(r, (size_t)n, sizeof(double), bench_cmp_double);
+  return n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
+}
+
+static stat3 summary(const double *us, int batches)
+{
+  double *r = malloc(sizeof(double) * (size_t)batches);
+  memcpy(r, us, sizeof(double) * (size_t)batches);
+  stat3 st = {median(r, batches), r[0], r[batches - 1]};
+  free(r);
+  return st;
+}
+
+/* the median over rounds of a's time over b's in the same round: the two
+   ran within a second of each other, so a drift of the machine's speed
+   between rounds, which shifts both, leaves the ratio alone */
+static double paired(const double *us, int batches, int a, int b)
+{
+  double *r = malloc(sizeof(double) * (size_t)batches);
+  for (int i = 0; i < batches; i++)
+    r[i] = us[a * batches + i] / us[b * batches + i];
+  double m = median(r, batches);
+  free(r);
+  return m;
+}
+
+/* an automatic variant against the forced one with the lowest median
+   among those of its mode */
+typedef struct verdict {
+  int best;            /* the forced variant */
+  double by_median;    /* auto's median over the forced one's */
+  double by_round;     /* the median of the per-round ratios */
+} verdict;
+
+static verdict judge(const double *us, const stat3 *st, int batches, int v_auto,
+                     const int *forced_v, int n)
+{
+  verdict j = {forced_v[0], 0, 0};
+  for (int i = 1; i < n; i++)
+    if (st[forced_v[i]].med < st[j.best].med)
+      j.best = forced_v[i];
+  j.by_median = st[v_auto].med / st[j.best].med;
+  j.by_round = paired(us, batches, v_auto, j.best);
+  return j;
+}
 
 static void print_rows(const btest *t, const stat3 *st, const char *const choice[2],
-                       FILE *csv)
+                       const verdict vd[2], FILE *csv, FILE *acsv)
 {
   for (int v = 0; v < NVAR; v++) {
     double ovh = (st[v].med - st[V_CONTIG].med) / st[V_CONTIG].med;
@@ -291,16 +330,21 @@ static void print_rows(const btest *t, const stat3 *st, const char *const choice
               var_names[v], st[v].med, st[v].lo, st[v].hi, ovh);
   }
   /* each automatic choice against the best forced strategy of its mode */
-  double best = min2(st[V_PACK].med, st[V_BLOCKS].med);
-  printf("%-22s %9s  auto (%s at the end): %.2f of the best forced strategy's time\n",
-         "", "", choice[0], st[V_DL].med / best);
-  printf("%-22s %9s  pipe-auto (%s at the end): %.2f of the best forced, dl-pipe "
-         "included\n", "", "", choice[1], st[V_PAUTO].med / min2(best, st[V_PIPE].med));
+  static const char *const mode[2] = {"auto", "pipe-auto"};
+  for (int m = 0; m < 2; m++) {
+    printf("%-22s %9s  %s (%s at the end): %.2f of %s's time, round by round "
+           "(medians: %.2f)\n", "", "", mode[m], choice[m], vd[m].by_round,
+           var_names[vd[m].best], vd[m].by_median);
+    if (acsv)
+      fprintf(acsv, "\"%s\",%zu,%s,%s,%s,%.4f,%.4f\n", t->name, t->packed,
+              var_names[m ? V_PAUTO : V_DL], choice[m], var_names[vd[m].best],
+              vd[m].by_round, vd[m].by_median);
+  }
   fflush(stdout);
 }
 
 /* one pattern on both ranks: false when it could not be built or checked */
-static bool run(const opts *o, const bentry *e, FILE *csv)
+static bool run(const opts *o, const bentry *e, FILE *const files[2])
 {
   btest t;
   if (!bench_make(e, &t)) {
@@ -319,10 +363,17 @@ static bool run(const opts *o, const bentry *e, FILE *csv)
     }
   if (ok) {
     stat3 st[NVAR];
-    measure(o, &t, buf, st);
+    double *us = malloc(sizeof(double) * (size_t)o->batches * NVAR);
+    measure(o, &t, buf, us);
+    for (int v = 0; v < NVAR; v++)
+      st[v] = summary(us + v * o->batches, o->batches);
+    static const int def[] = {V_PACK, V_BLOCKS}, pipe[] = {V_PACK, V_BLOCKS, V_PIPE};
+    verdict vd[2] = {judge(us, st, o->batches, V_DL, def, 2),
+                     judge(us, st, o->batches, V_PAUTO, pipe, 3)};
+    free(us);
     const char *choice[2] = {auto_choice(&t, V_DL), auto_choice(&t, V_PAUTO)};
     if (rank == 0)
-      print_rows(&t, st, choice, csv);
+      print_rows(&t, st, choice, vd, files[0], files[1]);
   }
   free(buf);
   free(want);
@@ -336,8 +387,8 @@ int main(int argc, char **argv)
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--full")) {
       o.full = true;
-      o.batch_s = 0.1;
-      o.batches = 11;
+      o.batch_s = 0.05;
+      o.batches = 21;
     } else if (!strcmp(argv[i], "--filter") && i + 1 < argc) {
       o.filter = argv[++i];
     } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
@@ -350,30 +401,35 @@ int main(int argc, char **argv)
   }
   if (!bench_two_ranks(&argc, &argv, "dataloop-pingpong", &rank, &peer))
     return 2;
-  FILE *csv = NULL;
+  FILE *files[2] = {NULL, NULL};    /* pingpong.csv, pingpong-auto.csv */
   if (rank == 0) {
     mkdir(o.out, 0755);
     char path[512];
     snprintf(path, sizeof(path), "%s/pingpong.csv", o.out);
-    if ((csv = fopen(path, "w")))
-      fprintf(csv, "pattern,packed_bytes,variant,median_us,min_us,max_us,"
-                   "overhead_vs_contig\n");
-    printf("\ndataloop ping-pong (%s): 2 ranks, median of %d batches of >= %.0f ms; "
-           "pipeline chunk %zu bytes\n", o.full ? "full" : "quick", o.batches,
-           o.batch_s * 1e3, dlp_cfg()->chunk);
+    if ((files[0] = fopen(path, "w")))
+      fprintf(files[0], "pattern,packed_bytes,variant,median_us,min_us,max_us,"
+                        "overhead_vs_contig\n");
+    snprintf(path, sizeof(path), "%s/pingpong-auto.csv", o.out);
+    if ((files[1] = fopen(path, "w")))
+      fprintf(files[1], "pattern,packed_bytes,variant,kind_at_end,best_forced,"
+                        "ratio_by_round,ratio_of_medians\n");
+    printf("\ndataloop ping-pong (%s): 2 ranks, %d rounds of a batch of >= %.0f ms "
+           "per variant, medians; pipeline chunk %zu bytes\n", o.full ? "full" : "quick",
+           o.batches, o.batch_s * 1e3, dlp_cfg()->chunk);
     printf("%-22s %9s  %-9s %10s  %21s  %7s\n", "pattern", "KiB", "variant",
            "round trip", "(min - max) us", "ovh");
   }
   int failed = 0;
   for (const char *const *p = patterns; *p; p++) {
     const bentry *e = find(*p);
-    if (e && bench_matches(e->name, o.filter) && !run(&o, e, csv))
+    if (e && bench_matches(e->name, o.filter) && !run(&o, e, files))
       failed++;
   }
-  if (csv) {
-    fclose(csv);
-    printf("results: %s/pingpong.csv\n", o.out);
-  }
+  for (int f = 0; f < 2; f++)
+    if (files[f])
+      fclose(files[f]);
+  if (rank == 0)
+    printf("results: %s/pingpong.csv, %s/pingpong-auto.csv\n", o.out, o.out);
   MPI_Finalize();
   return failed ? 1 : 0;
 }

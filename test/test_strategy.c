@@ -108,7 +108,7 @@ static void sends(MPI_Count count, MPI_Datatype t, int from, int to, double pack
                   double blocks_s, int kind)
 {
   for (int u = from; u <= to; u++)
-    ck_assert_msg(send_taking(count, t, pack_s, blocks_s) == kind, "use %d", u);
+    { int k_ = send_taking(count, t, pack_s, blocks_s); ck_assert_msg(k_ == kind, "use %d: kind %d", u, k_); }
 }
 
 static void setup(void)
@@ -121,64 +121,88 @@ static void setup(void)
 
 enum { P = DLP_S_PACK, B = DLP_S_BLOCKS, S = DLP_S_PIPE };
 
-/* packing chosen by the threshold; blocks measured twice as fast. Trials
-   (two rounds first: uses 5-8 and 13-16 blocks, 9-12 and 17-20 packing;
-   the first timed send of a kind is not kept) are timed; the use after the
-   early rounds switches the plan to blocks, receives included. Packing,
-   2x slower, is tried again every 512 uses (its excess over 512 uses is
-   1/128 of the time), at 257-260 and 769-772, each weighed against the
-   kept kind timed in the 4 uses before it: it loses at 257, and once the
-   blocks are slow it switches the plan back. Blocks, now 3x slower, are
-   tried every 1024 uses (897-900, 1921-1924; none at 1153 or 1409, as
-   every 256 would have) */
+/* the early rounds of a default plan whose threshold packs: uses 1-4
+   pack, 5-10 and 17-22 blocks, 11-16 and 23-28 pack (a trial's first two
+   uses are not timed) */
+static void early_rounds(MPI_Count count, MPI_Datatype t, double pack_s, double blocks_s)
+{
+  sends(count, t, 1, 4, pack_s, blocks_s, P);
+  sends(count, t, 5, 10, pack_s, blocks_s, B);
+  sends(count, t, 11, 16, pack_s, blocks_s, P);
+  sends(count, t, 17, 22, pack_s, blocks_s, B);
+  sends(count, t, 23, 28, pack_s, blocks_s, P);
+}
+
+/* packing chosen by the threshold; blocks measured twice as fast: the use
+   after the early rounds switches the plan to blocks, receives included.
+   Packing, 2x slower, is tried again every 1024 uses (its excess over 1024
+   uses is under 1/128 of the time), at 769-774, weighed against the kept
+   kind timed in the 4 uses before it: it loses. Then the blocks slow down
+   6x: the window of uses 784-799 shows it, and packing is tried every 256
+   uses again, at 1025-1030 (not 1793), and switches the plan back. Blocks,
+   now 3x slower, are tried every 2048 uses (1921-1926, 3969-3974; none at
+   2177, as every 256 would have) */
 START_TEST(switches_and_back)
 {
   setup();
   MPI_Datatype t = blocks_of(32, 64 * KIB);   /* 2 MiB in 64 KiB blocks */
-  sends(1, t, 1, 4, 0.010, 0.005, P);
-  sends(1, t, 5, 8, 0.010, 0.005, B);         /* round 1 */
-  sends(1, t, 9, 12, 0.010, 0.005, P);
-  sends(1, t, 13, 16, 0.010, 0.005, B);       /* round 2 */
-  sends(1, t, 17, 20, 0.010, 0.005, P);
-  ck_assert_int_eq(receive(1, t), B);         /* use 21: switched */
-  sends(1, t, 22, 256, 0.010, 0.005, B);
-  sends(1, t, 257, 260, 0.010, 0.005, P);     /* packing loses */
-  sends(1, t, 261, 768, 0.010, 0.030, B);     /* the blocks slow down */
-  sends(1, t, 769, 772, 0.010, 0.030, P);
-  ck_assert_int_eq(receive(1, t), P);         /* use 773: switched back */
-  sends(1, t, 774, 896, 0.010, 0.030, P);
-  sends(1, t, 897, 900, 0.010, 0.030, B);
-  sends(1, t, 901, 1920, 0.010, 0.030, P);
-  sends(1, t, 1921, 1924, 0.010, 0.030, B);
-  sends(1, t, 1925, 1930, 0.010, 0.030, P);
+  early_rounds(1, t, 0.010, 0.005);
+  ck_assert_int_eq(receive(1, t), B);         /* use 29: switched */
+  sends(1, t, 30, 768, 0.010, 0.005, B);
+  sends(1, t, 769, 774, 0.010, 0.005, P);     /* packing loses */
+  sends(1, t, 775, 1024, 0.010, 0.030, B);    /* the blocks slow down */
+  sends(1, t, 1025, 1030, 0.010, 0.030, P);
+  ck_assert_int_eq(receive(1, t), P);         /* use 1031: switched back */
+  sends(1, t, 1032, 1920, 0.010, 0.030, P);
+  sends(1, t, 1921, 1926, 0.010, 0.030, B);
+  sends(1, t, 1927, 3968, 0.010, 0.030, P);
+  sends(1, t, 3969, 3974, 0.010, 0.030, B);
+  sends(1, t, 3975, 3980, 0.010, 0.030, P);
   MPI_Type_free(&t);
 }
 END_TEST
 
 /* a losing kind's trials come the rarer the more it lost: 3x slower,
-   every 1024 uses (897-900, 1921-1924); 10x slower (more than 4x) in the
-   first round, not in the second, and then every 16384 uses */
+   every 2048 uses (1921-1926, 3969-3974); 10x slower (more than 4x) in
+   the first round, not in the second, and then every 16384 uses */
 START_TEST(losers_wait_by_their_excess)
 {
   setup();
   MPI_Datatype t = blocks_of(32, 64 * KIB);
-  sends(1, t, 1, 4, 0.001, 0.003, P);
-  sends(1, t, 5, 8, 0.001, 0.003, B);
-  sends(1, t, 9, 12, 0.001, 0.003, P);
-  sends(1, t, 13, 16, 0.001, 0.003, B);
-  sends(1, t, 17, 896, 0.001, 0.003, P);
-  sends(1, t, 897, 900, 0.001, 0.003, B);
-  sends(1, t, 901, 1920, 0.001, 0.003, P);
-  sends(1, t, 1921, 1924, 0.001, 0.003, B);
-  sends(1, t, 1925, 1930, 0.001, 0.003, P);
+  early_rounds(1, t, 0.001, 0.003);
+  sends(1, t, 29, 1920, 0.001, 0.003, P);
+  sends(1, t, 1921, 1926, 0.001, 0.003, B);
+  sends(1, t, 1927, 3968, 0.001, 0.003, P);
+  sends(1, t, 3969, 3974, 0.001, 0.003, B);
+  sends(1, t, 3975, 3980, 0.001, 0.003, P);
   MPI_Datatype u = blocks_of(32, 64 * KIB + 8);
   sends(1, u, 1, 4, 0.001, 0.010, P);
-  sends(1, u, 5, 8, 0.001, 0.010, B);
-  sends(1, u, 9, 16256, 0.001, 0.010, P);     /* 13-16: sat out */
-  sends(1, u, 16257, 16260, 0.001, 0.010, B);
-  sends(1, u, 16261, 16270, 0.001, 0.010, P);
+  sends(1, u, 5, 10, 0.001, 0.010, B);
+  sends(1, u, 11, 16256, 0.001, 0.010, P);    /* 17-22: sat out */
+  sends(1, u, 16257, 16262, 0.001, 0.010, B);
+  sends(1, u, 16263, 16270, 0.001, 0.010, P);
   MPI_Type_free(&t);
   MPI_Type_free(&u);
+}
+END_TEST
+
+/* a trial's first two uses are not timed: blocks, 20% slower than packing,
+   answer their first two uses of each early trial in a tenth of the time
+   (as a ping-pong's first receive of a trial can, not waiting for the
+   peer's unpacking of the kind before); the plan keeps packing */
+START_TEST(trials_settle_first)
+{
+  setup();
+  MPI_Datatype t = blocks_of(32, 64 * KIB + 24);
+  sends(1, t, 1, 4, 0.010, 0.012, P);
+  sends(1, t, 5, 6, 0.010, 0.001, B);
+  sends(1, t, 7, 10, 0.010, 0.012, B);
+  sends(1, t, 11, 16, 0.010, 0.012, P);
+  sends(1, t, 17, 18, 0.010, 0.001, B);
+  sends(1, t, 19, 22, 0.010, 0.012, B);
+  sends(1, t, 23, 28, 0.010, 0.012, P);
+  ck_assert_int_eq(receive(1, t), P);         /* use 29: kept */
+  MPI_Type_free(&t);
 }
 END_TEST
 
@@ -193,22 +217,24 @@ START_TEST(small_gains_keep_the_choice)
   for (int u = 1; u <= 200; u++)
     kinds[send_taking(1, t, 0.0100, 0.0097) == B]++;
   ck_assert_int_eq(receive(1, t), P);
-  ck_assert_int_eq(kinds[1], 3 * 4);          /* trials 1, 3 and 5 */
+  ck_assert_int_eq(kinds[1], 3 * 6);          /* 5-10, 17-22, 129-134 */
   MPI_Datatype u = blocks_of(64, 16 * KIB + 8);
   sends(1, u, 1, 4, 0.010, 0.0097, P);
-  sends(1, u, 5, 8, 0.010, 0.0097, B);
-  sends(1, u, 9, 12, 0.010, 0.0097, P);
-  sends(1, u, 13, 16, 0.010, 0.0097, B);
-  sends(1, u, 17, 17, 0.050, 0.0097, P);      /* one slow send in trial 4 */
-  sends(1, u, 18, 20, 0.010, 0.0097, P);
+  sends(1, u, 5, 10, 0.010, 0.0097, B);
+  sends(1, u, 11, 16, 0.010, 0.0097, P);
+  sends(1, u, 17, 22, 0.010, 0.0097, B);
+  sends(1, u, 23, 25, 0.010, 0.0097, P);
+  sends(1, u, 26, 26, 0.050, 0.0097, P);      /* one slow timed send */
+  sends(1, u, 27, 28, 0.010, 0.0097, P);
   ck_assert_int_eq(receive(1, u), P);
   MPI_Datatype v = blocks_of(64, 16 * KIB + 16);
   sends(1, v, 1, 4, 0.010, 0.0095, P);
-  sends(1, v, 5, 8, 0.010, 0.0095, B);
-  sends(1, v, 9, 12, 0.010, 0.0095, P);
-  sends(1, v, 13, 16, 0.010, 0.0095, B);
-  sends(1, v, 17, 17, 0.050, 0.0095, P);
-  sends(1, v, 18, 20, 0.010, 0.0095, P);
+  sends(1, v, 5, 10, 0.010, 0.0095, B);
+  sends(1, v, 11, 16, 0.010, 0.0095, P);
+  sends(1, v, 17, 22, 0.010, 0.0095, B);
+  sends(1, v, 23, 25, 0.010, 0.0095, P);
+  sends(1, v, 26, 26, 0.050, 0.0095, P);
+  sends(1, v, 27, 28, 0.010, 0.0095, P);
   ck_assert_int_eq(receive(1, v), B);
   MPI_Type_free(&t);
   MPI_Type_free(&u);
@@ -247,56 +273,52 @@ START_TEST(few_small_blocks_are_tried)
 {
   setup();
   MPI_Datatype t = blocks_of(4096, 128);
-  sends(1, t, 1, 4, 0.010, 0.008, P);
-  sends(1, t, 5, 8, 0.010, 0.008, B);
-  sends(1, t, 9, 12, 0.010, 0.008, P);
-  sends(1, t, 13, 16, 0.010, 0.008, B);
-  sends(1, t, 17, 20, 0.010, 0.008, P);
+  early_rounds(1, t, 0.010, 0.008);
   ck_assert_int_eq(receive(1, t), B);
   MPI_Type_free(&t);
 }
 END_TEST
 
-/* uses 1-28 of a new stream plan whose threshold's kind is streaming:
-   uses 1-4 stream, then two rounds of trials (5-8 and 17-20 pack whole,
-   9-12 and 21-24 blocks whole, 13-16 and 25-28 stream); timed sends, and
+/* uses 1-40 of a new stream plan whose threshold's kind is streaming:
+   uses 1-4 stream, then two rounds of trials (5-10 and 23-28 pack whole,
+   11-16 and 29-34 blocks whole, 17-22 and 35-40 stream); timed sends, and
    receives too when recv_s is given */
 static void stream_rounds(MPI_Count count, MPI_Datatype t, const double send_s[4],
                           const double recv_s[4])
 {
   static const int kind[7] = {S, P, B, S, P, B, S};
   for (int k = 0; k < 7; k++) {
+    int from = k ? 6 * k - 1 : 1, to = k ? 6 * k + 4 : 4;
     if (recv_s)
-      stream_exchange(count, t, 1 + 4 * k, 4 + 4 * k, send_s, recv_s, kind[k]);
+      stream_exchange(count, t, from, to, send_s, recv_s, kind[k]);
     else
-      stream_sends(count, t, 1 + 4 * k, 4 + 4 * k, send_s, kind[k]);
+      stream_sends(count, t, from, to, send_s, kind[k]);
   }
 }
 
 /* pipeline mode: a stream plan (the threshold's kind, streaming here) tries
    packing whole, blocks whole and streaming in two rounds and keeps the
-   fastest; then blocks (1.33x) are tried every 256 uses at 171-174 and
-   packing (1.67x) every 512 at 342-345. Blocks, faster by far at 171,
-   switch the plan; streaming, now 2x slower, is tried every 512 uses at
-   257-260 */
+   fastest; then blocks (1.25x) are tried every 256 uses at 171-176 and
+   packing (1.83x) every 1024 at 854-859. Blocks, faster by far at 171,
+   switch the plan; streaming, now 2x slower, is tried every 1024 uses at
+   769-774 */
 START_TEST(streams_try_three_kinds)
 {
   setup();
   dlp_configure(true, 256 * KIB);
   MPI_Datatype t = blocks_of(32, 64 * KIB);
-  double fast_pipe[4] = {[P] = 0.010, [B] = 0.008, [S] = 0.006};
-  double fast_blocks[4] = {[P] = 0.010, [B] = 0.003, [S] = 0.006};
+  double fast_pipe[4] = {[P] = 0.011, [B] = 0.0075, [S] = 0.006};
+  double fast_blocks[4] = {[P] = 0.011, [B] = 0.003, [S] = 0.006};
   stream_rounds(1, t, fast_pipe, NULL);
-  ck_assert_int_eq(stream_receive(1, t), S);        /* use 29: kept */
-  stream_sends(1, t, 30, 170, fast_pipe, S);
-  stream_sends(1, t, 171, 174, fast_blocks, B);
-  ck_assert_int_eq(stream_receive(1, t), B);        /* use 175: switched */
-  stream_sends(1, t, 176, 256, fast_blocks, B);
-  stream_sends(1, t, 257, 260, fast_blocks, S);
-  stream_sends(1, t, 261, 341, fast_blocks, B);
-  stream_sends(1, t, 342, 345, fast_blocks, P);
-  stream_sends(1, t, 346, 768, fast_blocks, B);
-  stream_sends(1, t, 769, 772, fast_blocks, S);
+  ck_assert_int_eq(stream_receive(1, t), S);        /* use 41: kept */
+  stream_sends(1, t, 42, 170, fast_pipe, S);
+  stream_sends(1, t, 171, 176, fast_blocks, B);
+  ck_assert_int_eq(stream_receive(1, t), B);        /* use 177: switched */
+  stream_sends(1, t, 178, 768, fast_blocks, B);
+  stream_sends(1, t, 769, 774, fast_blocks, S);
+  stream_sends(1, t, 775, 853, fast_blocks, B);
+  stream_sends(1, t, 854, 859, fast_blocks, P);
+  stream_sends(1, t, 860, 900, fast_blocks, B);
   /* the default mode's plan of the same (type, count) is its own */
   ck_assert_int_eq(receive(1, t), P);
   MPI_Type_free(&t);
@@ -314,12 +336,12 @@ START_TEST(receives_count)
   double send_s[4] = {[P] = 0.005, [B] = 0.020, [S] = 0.006};
   double recv_s[4] = {[P] = 0.003, [B] = 0.0001, [S] = 0.0001};
   stream_rounds(1, t, send_s, recv_s);
-  ck_assert_int_eq(stream_receive(1, t), S);        /* use 29: kept */
+  ck_assert_int_eq(stream_receive(1, t), S);        /* use 41: kept */
   MPI_Datatype u = blocks_of(32, 64 * KIB + 8);
   double send2_s[4] = {[P] = 0.005, [B] = 0.007, [S] = 0.006};
   double recv2_s[4] = {[P] = 0.003, [B] = 0.0001, [S] = 0.002};
   stream_rounds(1, u, send2_s, recv2_s);
-  ck_assert_int_eq(stream_receive(1, u), B);        /* use 29: blocks */
+  ck_assert_int_eq(stream_receive(1, u), B);        /* use 41: blocks */
   MPI_Type_free(&t);
   MPI_Type_free(&u);
 }
@@ -336,7 +358,7 @@ START_TEST(streams_of_a_chunk_and_forced)
   MPI_Datatype t = blocks_of(8, 64 * KIB);
   double secs[4] = {[P] = 0.001, [B] = 0.001, [S] = 0.010};
   stream_sends(1, chunk, 1, 4, secs, S);
-  stream_sends(1, chunk, 5, 8, secs, P);            /* trial 1 */
+  stream_sends(1, chunk, 5, 10, secs, P);           /* the first trial */
   dlp_configure_strategy(DLP_S_BLOCKS);
   stream_sends(1, chunk, 1, 140, secs, B);
   stream_sends(1, t, 1, 140, secs, B);
@@ -358,14 +380,10 @@ START_TEST(trials_weigh_against_the_uses_before)
 {
   setup();
   MPI_Datatype t = blocks_of(32, 64 * KIB);
-  sends(1, t, 1, 4, 0.030, 0.036, P);
-  sends(1, t, 5, 8, 0.030, 0.036, B);
-  sends(1, t, 9, 12, 0.030, 0.036, P);
-  sends(1, t, 13, 16, 0.030, 0.036, B);
-  sends(1, t, 17, 20, 0.030, 0.036, P);
-  sends(1, t, 21, 128, 0.010, 0.012, P);
-  sends(1, t, 129, 132, 0.010, 0.012, B);     /* trial 5 */
-  ck_assert_int_eq(receive(1, t), P);         /* use 133: kept */
+  early_rounds(1, t, 0.030, 0.036);
+  sends(1, t, 29, 128, 0.010, 0.012, P);
+  sends(1, t, 129, 134, 0.010, 0.012, B);     /* the next trial */
+  ck_assert_int_eq(receive(1, t), P);         /* use 135: kept */
   MPI_Type_free(&t);
 }
 END_TEST
@@ -375,13 +393,10 @@ START_TEST(failures_are_not_times)
 {
   setup();
   MPI_Datatype t = blocks_of(32, 32 * KIB);
-  sends(1, t, 1, 4, 0.010, -1.0, P);
-  sends(1, t, 5, 8, 0.010, -1.0, B);
-  sends(1, t, 9, 12, 0.010, -1.0, P);
-  sends(1, t, 13, 16, 0.010, -1.0, B);
-  sends(1, t, 17, 128, 0.010, -1.0, P);
-  sends(1, t, 129, 132, 0.010, -1.0, B);      /* trial 5 */
-  sends(1, t, 133, 140, 0.010, -1.0, P);
+  early_rounds(1, t, 0.010, -1.0);
+  sends(1, t, 29, 128, 0.010, -1.0, P);
+  sends(1, t, 129, 134, 0.010, -1.0, B);
+  sends(1, t, 135, 140, 0.010, -1.0, P);
   MPI_Type_free(&t);
 }
 END_TEST
@@ -400,6 +415,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, small_gains_keep_the_choice);
   tcase_add_test(tc, untimed_plans_never_try);
   tcase_add_test(tc, losers_wait_by_their_excess);
+  tcase_add_test(tc, trials_settle_first);
   tcase_add_test(tc, few_small_blocks_are_tried);
   tcase_add_test(tc, failures_are_not_times);
   tcase_add_test(tc, trials_weigh_against_the_uses_before);

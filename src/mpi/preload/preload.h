@@ -78,6 +78,7 @@ typedef struct dlp_data {
   void *plan;          /* the cache entry in use until dlp_plan_done */
   bool trial;          /* this use is one of the plan's timed trials */
   bool control;        /* this use times the kept kind just before a trial */
+  bool watch;          /* this use times the kept kind for its own speed */
 } dlp_data;
 
 /* ---- strategies (strategy.c) ---- */

@@ -40,8 +40,11 @@
  * A kind that lost is tried again after a period that keeps what its
  * trials cost, at the excess it showed, within 1/TRY_BUDGET of the uses'
  * time; one HOPELESS times slower than the fastest in the first round
- * sits out the second. The first timed send and the first timed receive
- * of each kind are not counted: they pay for page faults and set-up.
+ * sits out the second. A trial's first SETTLE uses are not timed (they
+ * wait on the peer's handling of the kind before), nor are the first
+ * timed send and receive of each kind (page faults, set-up). The kept
+ * kind's own uses are watched: SLOWER than before, and the others'
+ * periods start again from TRY_PERIOD.
  *
  * The choice and the hindexed type are kept for the 64 most recently used
  * (type, count) pairs of each mode, each holding a reference to its type;
@@ -67,8 +70,18 @@
                                            size (8-byte blocks won by 14%
                                            where MPICH overlapped its packing
                                            with the peer's unpacking) */
-#define TRY_USES 4                      /* uses in a trial: two timed sends of
+#define SETTLE 2                        /* a trial's first uses, not timed: a
+                                           ping-pong's first receive of the
+                                           trial waits for the peer's
+                                           unpacking of a message of the kind
+                                           before (the YZ face's packing trial
+                                           looked 20% faster than packing was,
+                                           its first receive not waiting for a
+                                           packed message's unpacking) */
+#define TRY_USES 4                      /* timed uses in a trial, and before
+                                           one: two sends and two receives of
                                            each of two ranks exchanging */
+#define TRIAL (SETTLE + TRY_USES)
 #define TRY_PERIOD 256                  /* uses from one trial of a kind to its
                                            next, at the shortest */
 #define MAX_PERIOD 16384                /* ... and at the longest */
@@ -78,6 +91,12 @@
 #define HOPELESS 4.0                    /* slower than the fastest by this in
                                            the first round: not in the second */
 #define SWITCH_GAIN 0.96
+#define WATCH 16                        /* uses in a window of the kept kind's
+                                           own times */
+#define SLOWER 1.25                     /* the kept kind's window this much
+                                           slower than its best window: the
+                                           other kinds are tried every
+                                           TRY_PERIOD again */
 
 typedef struct plan {
   dl_type *t;              /* NULL: free */
@@ -103,6 +122,9 @@ typedef struct plan {
                                    its latest trial; 0: none */
   double ctl_send, ctl_recv;    /* the kept kind's fastest in the uses just
                                    before the latest trial; 0: none */
+  double win_send, win_recv;    /* the kept kind's fastest in the current
+                                   window of WATCH uses; 0: none */
+  double ref_send, ref_recv;    /* its fastest window since it was kept */
 } plan;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -250,15 +272,15 @@ static plan *lookup(const dlp_data *d, bool stream)
 /* the last use of the early rounds */
 static unsigned long early_end(const plan *p)
 {
-  return 4 + 2 * TRY_USES * (unsigned long)p->nkinds;
+  return 4 + 2 * TRIAL * (unsigned long)p->nkinds;
 }
 
 /* The trial a use falls in (uses of the plan, sends and receives, counted
    from 1): the index in p->kinds of the kind it tries, or -1. From use 5
-   on, two rounds of TRY_USES uses per kind (the first warms every kind
-   up: MPICH's first transfers with a new type or buffer run slow; the
+   on, two rounds of TRIAL uses per kind (the first warms every kind up:
+   MPICH's first transfers with a new type or buffer run slow; the
    threshold's kind last in each round); then each kind but the kept one
-   has TRY_USES uses at the end of every p->period[i] uses, kind i at
+   has TRIAL uses at the end of every p->period[i] uses, kind i at
    offset i of nkinds in the last TRY_PERIOD, so no two kinds' trials
    meet. Whatever the plan runs in
    between: two ranks that send a (type, count) back and forth count each
@@ -271,14 +293,14 @@ static int trial_at(const plan *p, unsigned long u)
   if (u < 5)
     return -1;
   if (u <= early_end(p)) {
-    unsigned long slot = (u - 5) / TRY_USES;
+    unsigned long slot = (u - 5) / TRIAL;
     int i = (int)((slot + 1) % n);
     return slot >= n && p->sits_out[i] ? -1 : i;
   }
   for (unsigned long i = 0; i < n; i++) {
     unsigned long at = u % p->period[i];
     unsigned long first = p->period[i] - TRY_PERIOD + i * (TRY_PERIOD / n) + 1;
-    if (p->kinds[i] != p->strategy && at >= first && at < first + TRY_USES)
+    if (p->kinds[i] != p->strategy && at >= first && at < first + TRIAL)
       return (int)i;
   }
   return -1;
@@ -297,7 +319,7 @@ static double score(const plan *p, int k)
 static unsigned long period_for(double ratio)
 {
   unsigned long period = TRY_PERIOD;
-  while (period < MAX_PERIOD && TRY_USES * (ratio - 1) * TRY_BUDGET > (double)period)
+  while (period < MAX_PERIOD && TRIAL * (ratio - 1) * TRY_BUDGET > (double)period)
     period *= 2;
   return period;
 }
@@ -319,6 +341,7 @@ static void switch_to(plan *p, int kind, double secs, double kept_secs)
             "%.0f us, %s %.0f us)", dlp_strategy_name(kind), (long long)p->count,
             secs * 1e6, dlp_strategy_name(p->strategy), kept_secs * 1e6);
   p->strategy = kind;
+  p->ref_send = p->ref_recv = 0;
 }
 
 /* at the end of early round r (0 or 1): keeps the kind whose latest trial
@@ -362,11 +385,44 @@ static void decide(plan *p, int i)
       p->period[j] = period_for(kept / s);
 }
 
+/* the sum of a and b's parts that both have (a rank that only sends, or
+   only receives, compares what it does) */
+static double common(double a_send, double a_recv, double b_send, double b_recv)
+{
+  return (a_send > 0 && b_send > 0 ? a_send : 0) + (a_recv > 0 && b_recv > 0 ? a_recv : 0);
+}
+
+/* at the end of a window of WATCH uses: the kept kind SLOWER than in its
+   best window since it was kept means the other kinds' periods, set
+   against its former speed, are too long (the transport's state changed):
+   they are tried every TRY_PERIOD again, and this window is the new
+   reference */
+static void watch(plan *p)
+{
+  double now = common(p->win_send, p->win_recv, p->ref_send, p->ref_recv);
+  double ref = common(p->ref_send, p->ref_recv, p->win_send, p->win_recv);
+  if (ref > 0 && now > SLOWER * ref) {
+    DLP_TRACE("strategy: %s for %lld of a type slowed to %.0f us from %.0f: the "
+              "others are tried again", dlp_strategy_name(p->strategy),
+              (long long)p->count, now * 1e6, ref * 1e6);
+    for (int i = 0; i < p->nkinds; i++)
+      p->period[i] = TRY_PERIOD;
+    p->ref_send = p->win_send;
+    p->ref_recv = p->win_recv;
+  } else {
+    if (p->win_send > 0 && (p->ref_send == 0 || p->win_send < p->ref_send))
+      p->ref_send = p->win_send;
+    if (p->win_recv > 0 && (p->ref_recv == 0 || p->win_recv < p->ref_recv))
+      p->ref_recv = p->win_recv;
+  }
+  p->win_send = p->win_recv = 0;
+}
+
 /* the decision use u brings, if any: at the end of each early round, or
    after a later trial */
 static void decide_at(plan *p, unsigned long u)
 {
-  unsigned long round_end = 4 + TRY_USES * (unsigned long)p->nkinds;
+  unsigned long round_end = 4 + TRIAL * (unsigned long)p->nkinds;
   int was = trial_at(p, u - 1);
   if (u - 1 == round_end || u - 1 == early_end(p))
     decide_early(p, u - 1 == round_end ? 0 : 1);
@@ -391,6 +447,8 @@ static plan *take(dlp_data *d, bool stream)
     unsigned long u = ++p->uses;
     int was = trial_at(p, u - 1);
     decide_at(p, u);
+    if (u > early_end(p) && u % WATCH == 0)
+      watch(p);
     int now = trial_at(p, u);
     if (now >= 0 && now != was) {   /* a new trial of the kind */
       p->best[p->kinds[now]] = 0;
@@ -401,7 +459,9 @@ static plan *take(dlp_data *d, bool stream)
     d->control = now < 0 && ahead >= 0;
     if (d->control && ahead != trial_at(p, u + TRY_USES - 1))
       p->ctl_send = p->ctl_recv = 0;
-    d->trial = now >= 0;
+    d->trial = now >= 0 && trial_at(p, u - SETTLE) == now;   /* settled */
+    /* a use of the kept kind, settled after any trial */
+    d->watch = now < 0 && was < 0 && trial_at(p, u - SETTLE) < 0 && u > early_end(p) + SETTLE;
     d->strategy = now >= 0 ? p->kinds[now] : p->strategy;
   }
   return p;
@@ -412,7 +472,7 @@ void dlp_plan(dlp_data *d, bool stream)
   d->strategy = DLP_S_DIRECT;
   d->blocks = MPI_DATATYPE_NULL;
   d->plan = NULL;
-  d->trial = d->control = false;
+  d->trial = d->control = d->watch = false;
   if (dlp_straight(d))
     return;
   pthread_mutex_lock(&lock);
@@ -441,6 +501,8 @@ static void release(dlp_data *d, double seconds, bool receive)
   int k = d->strategy;
   if (p->adaptive && seconds > 0 && k >= DLP_S_BLOCKS && k <= DLP_S_PIPE) {
     bool *warm = receive ? &p->warm_recv[k] : &p->warm[k];
+    if (d->watch && k == p->strategy)
+      record(warm, receive ? &p->win_recv : &p->win_send, true, seconds);
     if (d->control)
       record(warm, receive ? &p->ctl_recv : &p->ctl_send, true, seconds);
     else

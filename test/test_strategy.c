@@ -206,6 +206,19 @@ START_TEST(trials_settle_first)
 }
 END_TEST
 
+/* early rounds of packing in 10 ms and blocks in blocks_s, but for one
+   slow timed send in packing's second trial */
+static void rounds_one_slow(MPI_Datatype t, double blocks_s)
+{
+  sends(1, t, 1, 4, 0.010, blocks_s, P);
+  sends(1, t, 5, 10, 0.010, blocks_s, B);
+  sends(1, t, 11, 16, 0.010, blocks_s, P);
+  sends(1, t, 17, 22, 0.010, blocks_s, B);
+  sends(1, t, 23, 25, 0.010, blocks_s, P);
+  sends(1, t, 26, 26, 0.050, blocks_s, P);
+  sends(1, t, 27, 28, 0.010, blocks_s, P);
+}
+
 /* a trial gaining less than 4% over the kept kind's latest trial changes
    nothing; one gaining more switches; a trial's fastest send counts, not a
    slow one */
@@ -219,22 +232,10 @@ START_TEST(small_gains_keep_the_choice)
   ck_assert_int_eq(receive(1, t), P);
   ck_assert_int_eq(kinds[1], 3 * 6);          /* 5-10, 17-22, 129-134 */
   MPI_Datatype u = blocks_of(64, 16 * KIB + 8);
-  sends(1, u, 1, 4, 0.010, 0.0097, P);
-  sends(1, u, 5, 10, 0.010, 0.0097, B);
-  sends(1, u, 11, 16, 0.010, 0.0097, P);
-  sends(1, u, 17, 22, 0.010, 0.0097, B);
-  sends(1, u, 23, 25, 0.010, 0.0097, P);
-  sends(1, u, 26, 26, 0.050, 0.0097, P);      /* one slow timed send */
-  sends(1, u, 27, 28, 0.010, 0.0097, P);
+  rounds_one_slow(u, 0.0097);
   ck_assert_int_eq(receive(1, u), P);
   MPI_Datatype v = blocks_of(64, 16 * KIB + 16);
-  sends(1, v, 1, 4, 0.010, 0.0095, P);
-  sends(1, v, 5, 10, 0.010, 0.0095, B);
-  sends(1, v, 11, 16, 0.010, 0.0095, P);
-  sends(1, v, 17, 22, 0.010, 0.0095, B);
-  sends(1, v, 23, 25, 0.010, 0.0095, P);
-  sends(1, v, 26, 26, 0.050, 0.0095, P);
-  sends(1, v, 27, 28, 0.010, 0.0095, P);
+  rounds_one_slow(v, 0.0095);
   ck_assert_int_eq(receive(1, v), B);
   MPI_Type_free(&t);
   MPI_Type_free(&u);

@@ -12,20 +12,27 @@
 
 static bool jit_off;
 
-static dl_type *flash(void)
+/* Flash I/O's variables of blocks of 8^3 cells: nvars doubles of each
+   192-byte cell, nblocks blocks of 16^3 cells */
+static dl_type *flash_of(dl_count nblocks, dl_count nvars)
 {
   dl_type *x, *y, *z, *b, *v;
   ck_assert_int_eq(dl_type_hvector(8, 1, 192, dl_builtin(DL_DOUBLE), &x), DL_OK);
   ck_assert_int_eq(dl_type_hvector(8, 1, 3072, x, &y), DL_OK);
   ck_assert_int_eq(dl_type_hvector(8, 1, 49152, y, &z), DL_OK);
-  ck_assert_int_eq(dl_type_hvector(80, 1, 786432, z, &b), DL_OK);
-  ck_assert_int_eq(dl_type_hvector(24, 1, 8, b, &v), DL_OK);
+  ck_assert_int_eq(dl_type_hvector(nblocks, 1, 786432, z, &b), DL_OK);
+  ck_assert_int_eq(dl_type_hvector(nvars, 1, 8, b, &v), DL_OK);
   dl_type_free(&x);
   dl_type_free(&y);
   dl_type_free(&z);
   dl_type_free(&b);
   dl_type_commit(v);
   return v;
+}
+
+static dl_type *flash(void)
+{
+  return flash_of(80, 24);
 }
 
 #define FLASH_BYTES ((size_t)80 * 16 * 16 * 16 * 192)
@@ -117,17 +124,7 @@ static dl_type *reordered_loop(void)
    streams), whose calls for part of its elements run a loop */
 static dl_type *flash8(void)
 {
-  dl_type *x, *y, *z, *b, *v;
-  ck_assert_int_eq(dl_type_hvector(8, 1, 192, dl_builtin(DL_DOUBLE), &x), DL_OK);
-  ck_assert_int_eq(dl_type_hvector(8, 1, 3072, x, &y), DL_OK);
-  ck_assert_int_eq(dl_type_hvector(8, 1, 49152, y, &z), DL_OK);
-  ck_assert_int_eq(dl_type_hvector(2, 1, 786432, z, &b), DL_OK);
-  ck_assert_int_eq(dl_type_hvector(8, 1, 8, b, &v), DL_OK);
-  dl_type *parts[] = {x, y, z, b};
-  for (size_t i = 0; i < 4; i++)
-    dl_type_free(&parts[i]);
-  dl_type_commit(v);
-  return v;
+  return flash_of(2, 8);
 }
 
 /* t compiled against its interpreted twin: packed in chunks of many sizes

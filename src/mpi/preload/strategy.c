@@ -269,10 +269,16 @@ static plan *lookup(const dlp_data *d, bool stream)
   return lru;
 }
 
+/* the last use of early round r (0 or 1) */
+static unsigned long round_end(const plan *p, unsigned long r)
+{
+  return 4 + (r + 1) * TRIAL * (unsigned long)p->nkinds;
+}
+
 /* the last use of the early rounds */
 static unsigned long early_end(const plan *p)
 {
-  return 4 + 2 * TRIAL * (unsigned long)p->nkinds;
+  return round_end(p, 1);
 }
 
 /* The trial a use falls in (uses of the plan, sends and receives, counted
@@ -422,10 +428,9 @@ static void watch(plan *p)
    after a later trial */
 static void decide_at(plan *p, unsigned long u)
 {
-  unsigned long round_end = 4 + TRIAL * (unsigned long)p->nkinds;
   int was = trial_at(p, u - 1);
-  if (u - 1 == round_end || u - 1 == early_end(p))
-    decide_early(p, u - 1 == round_end ? 0 : 1);
+  if (u - 1 == round_end(p, 0) || u - 1 == round_end(p, 1))
+    decide_early(p, u - 1 == round_end(p, 0) ? 0 : 1);
   else if (u - 1 > early_end(p) && was >= 0 && trial_at(p, u) != was)
     decide(p, was);
 }

@@ -61,13 +61,13 @@ struct dlp_pipe {
   size_t nchunks, posted, retired;
   size_t window, slot;     /* chunks in flight; bytes per ring slot */
   MPI_Request *reqs;       /* window entries */
-  char *ring;              /* window * slot, for packed chunks */
+  char *ring;              /* window * slot, for packed chunks (staged) */
   /* receive */
   MPI_Request rreq;        /* the chunk receive in flight */
   size_t k;                /* its chunk number */
   char *land;              /* where it lands */
-  char *slots[2];
-  void *stage;             /* the first receive's, unless it is placed */
+  char *slots[2];          /* in stage: the first receive's bytes are */
+  void *stage;             /* delivered before a chunk lands there */
   bool placed;             /* the first receive lands in the user's data */
   size_t got, delivered;   /* bytes received; bytes placed in the buffer */
   bool truncated;
@@ -329,9 +329,7 @@ static void recv_advance(dlp_pipe *p)
 static void release(dlp_pipe *p)
 {
   free(p->reqs);
-  free(p->ring);
-  free(p->slots[0]);
-  free(p->slots[1]);
+  dlp_stage_put(p->ring);
   dlp_stage_put(p->stage);
   p->stage = NULL;
   p->reqs = NULL;
@@ -402,6 +400,22 @@ void dlp_progress(void)
 
 /* ---- starting ---- */
 
+/* one kept staging buffer per receive (no large allocation per message):
+   the first receive lands at its start unless it is placed, and the chunk
+   slots are its first 2C bytes (C for dense data, whose chunks land in the
+   user's buffer while they fit), reused once that receive is delivered */
+static bool recv_buffers(dlp_pipe *p)
+{
+  size_t two = 2 * p->C;     /* C is at most 1 GiB (config.c) */
+  size_t cap = p->d.dense ? p->C : p->d.strategy == DLP_S_BLOCKS || p->n < two ? two : p->n;
+  p->stage = dlp_stage_get(cap);
+  if (!p->stage)
+    return false;
+  p->slots[0] = p->stage;
+  p->slots[1] = p->d.dense ? p->stage : (char *)p->stage + p->C;
+  return true;
+}
+
 static dlp_pipe *pipe_new(const dlp_data *d, int peer, int tag, MPI_Comm comm,
                           bool send, int *err)
 {
@@ -423,13 +437,10 @@ static dlp_pipe *pipe_new(const dlp_data *d, int peer, int tag, MPI_Comm comm,
     p->slot = min_size(p->C, p->n);
     p->reqs = malloc(sizeof(MPI_Request) * p->window);
     if (!d->dense)
-      p->ring = malloc(p->window * p->slot + 1);
+      p->ring = dlp_stage_get(p->window * p->slot);
     ok = ok && p->reqs && (d->dense || p->ring);
   } else {
-    for (int i = 0; i < (d->dense ? 1 : 2); i++)
-      ok = ok && (p->slots[i] = malloc(p->C));
-    if (!d->dense && d->strategy != DLP_S_BLOCKS)
-      ok = ok && (p->stage = dlp_stage_get(p->n));
+    ok = ok && recv_buffers(p);
   }
   if (!ok) {
     release(p);

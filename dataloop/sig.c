@@ -101,3 +101,53 @@ int dli_sig_struct(dli_build *b, dl_count n, const dl_count *blocklens,
     *out = NULL;
   return rc;
 }
+
+/* ---- element alignment in the packed stream ---- */
+
+#define ALIGN_CAP 4096       /* a stream's start: aligned for any element */
+#define ALIGN_WALK 100000    /* signature nodes walked at most */
+
+/* the largest power of two dividing x, at most cap (x == 0: cap) */
+static dl_count low_pow2(dl_count x, dl_count cap)
+{
+  dl_count p = x & -x;
+  return x == 0 || p > cap ? cap : p;
+}
+
+/* every element of s begins at a multiple of its size, a power of two,
+   when s begins at a multiple of align (a power of two); *max: the largest
+   element; *budget: nodes left to walk */
+static bool sig_aligned(const dli_sig *s, dl_count align, dl_count *max, long *budget)
+{
+  if (--*budget < 0)
+    return false;
+  if (s->basic != DLI_SIG_SEQ) {
+    dl_count size = s->nsize;
+    if (size > *max)
+      *max = size;
+    return size > 0 && (size & (size - 1)) == 0 && size <= align;
+  }
+  if (s->reps > 1)
+    align = low_pow2(s->nsize, align);
+  for (dl_count i = 0; i < s->n; i++)
+    if (!sig_aligned(s->items[i], low_pow2(s->npre[i], align), max, budget))
+      return false;
+  return true;
+}
+
+int dl_type_aligned(dl_count count, const dl_type *t, int *aligned, size_t *max_element)
+{
+  if (!dli_type_valid(t) || count < 0 || !aligned || !max_element)
+    return DL_ERR_ARG;
+  *aligned = 1;
+  *max_element = 0;
+  if (count == 0 || t->b.size == 0)
+    return DL_OK;
+  dl_count max = 0;
+  long budget = ALIGN_WALK;
+  /* copy k begins at k * size: as aligned as the size allows */
+  dl_count align = count > 1 ? low_pow2(t->b.size, ALIGN_CAP) : ALIGN_CAP;
+  *aligned = t->sig && sig_aligned(t->sig, align, &max, &budget);
+  *max_element = *aligned ? (size_t)max : 0;
+  return DL_OK;
+}

@@ -3,7 +3,7 @@
  *
  *   mpiexec -n 2 dataloop-pingpong [--quick | --full] [--filter NAME] [--out DIR]
  *
- * For every pattern, eight kinds of round trip (rank 0 sends, rank 1
+ * For every pattern, nine kinds of round trip (rank 0 sends, rank 1
  * receives and sends back), interleaved batch by batch so drift hits all
  * alike:
  *   contig    a contiguous message of the same byte count (the floor)
@@ -14,10 +14,13 @@
  *   dl-pack   the same with packing forced (DL_STRATEGY=pack)
  *   dl-blocks the same with the user's blocks sent as they lie forced
  *             (DL_STRATEGY=blocks)
+ *   dl-mpich  the same with MPICH's engine on the user's type forced
+ *             (DL_STRATEGY=mpich)
  *   dl-pipe   the interposer in pipeline mode (chunk: DL_PIPELINE_CHUNK),
  *             streams forced (DL_STRATEGY=pipe)
  *   pipe-auto the interposer in pipeline mode, its strategy chosen
- *             automatically among streams, packing and blocks
+ *             automatically among streams, packing, blocks and MPICH's
+ *             engine
  * The interposer's code is linked into this program (what
  * libdataloop-mpi-preload.so holds), so MPI_Send here is the interposer's
  * and PMPI_Send MPICH's; both ranks switch its mode at the same point.
@@ -27,7 +30,7 @@
  * of the rounds, min-max) and the overhead over the contiguous round trip,
  * (t - t_contig) / t_contig; and each automatic choice against the forced
  * strategy of its mode with the lowest median (dataloop: dl-pack,
- * dl-blocks; pipe-auto: those and dl-pipe), as the median of the two's
+ * dl-blocks, dl-mpich; pipe-auto: those and dl-pipe), as the median of the two's
  * per-round ratios (drift between rounds cancels) and as the ratio of
  * their medians. Results also go to DIR/pingpong.csv and
  * DIR/pingpong-auto.csv. */
@@ -38,12 +41,14 @@
 #include "bench.h"
 #include "preload.h"
 
-enum { V_CONTIG, V_MPICH, V_MANUAL, V_DL, V_PACK, V_BLOCKS, V_PIPE, V_PAUTO, NVAR };
+enum { V_CONTIG, V_MPICH, V_MANUAL, V_DL, V_PACK, V_BLOCKS, V_DLMPICH, V_PIPE, V_PAUTO,
+       NVAR };
 static const char *const var_names[NVAR] = {"contig", "MPICH", "manual", "dataloop",
-                                            "dl-pack", "dl-blocks", "dl-pipe",
-                                            "pipe-auto"};
+                                            "dl-pack", "dl-blocks", "dl-mpich",
+                                            "dl-pipe", "pipe-auto"};
 static const int forced[NVAR] = {[V_PACK] = DLP_S_PACK, [V_BLOCKS] = DLP_S_BLOCKS,
-                                 [V_PIPE] = DLP_S_PIPE, [V_DL] = -1, [V_PAUTO] = -1};
+                                 [V_DLMPICH] = DLP_S_MPICH, [V_PIPE] = DLP_S_PIPE,
+                                 [V_DL] = -1, [V_PAUTO] = -1};
 enum { TAG = 17 };
 /* round trips an automatic variant runs before it is measured: 96 uses of
    its plan, past the early trials (uses 5-40 of a stream plan); measured
@@ -375,9 +380,10 @@ static bool run(const opts *o, const bentry *e, FILE *const files[2])
     measure(o, &t, buf, us);
     for (int v = 0; v < NVAR; v++)
       st[v] = summary(us + v * o->batches, o->batches);
-    static const int def[] = {V_PACK, V_BLOCKS}, pipe[] = {V_PACK, V_BLOCKS, V_PIPE};
-    verdict vd[2] = {judge(us, st, o->batches, V_DL, def, 2),
-                     judge(us, st, o->batches, V_PAUTO, pipe, 3)};
+    static const int def[] = {V_PACK, V_BLOCKS, V_DLMPICH},
+                     pipe[] = {V_PACK, V_BLOCKS, V_DLMPICH, V_PIPE};
+    verdict vd[2] = {judge(us, st, o->batches, V_DL, def, 3),
+                     judge(us, st, o->batches, V_PAUTO, pipe, 4)};
     free(us);
     const char *choice[2] = {auto_choice(&t, V_DL), auto_choice(&t, V_PAUTO)};
     if (rank == 0)

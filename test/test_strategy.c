@@ -1,8 +1,9 @@
-/* The interposer's timed choice between packing a message and sending its
- * blocks as they lie (src/mpi/preload/strategy.c): which uses are trials of
- * which kind, when a plan switches and back, and which plans are never
- * timed; in pipeline mode, among streaming, packing whole and blocks; and
- * that blocking receives count with the sends.
+/* The interposer's timed choice between packing a message, sending its
+ * blocks as they lie and handing MPICH the user's type
+ * (src/mpi/preload/strategy.c): which uses are trials of which kind, when
+ * a plan switches and back, and which plans are never timed; in pipeline
+ * mode, among streaming, packing whole, blocks and MPICH's engine; and that
+ * blocking receives count with the sends.
  * Send durations are the test's own numbers, fed to the plan as a blocking
  * send would report them; no message moves. Single-process MPI (singleton
  * init): the plans hold MPI hindexed types. */
@@ -111,15 +112,38 @@ static void sends(MPI_Count count, MPI_Datatype t, int from, int to, double pack
     { int k_ = send_taking(count, t, pack_s, blocks_s); ck_assert_msg(k_ == kind, "use %d: kind %d", u, k_); }
 }
 
+/* The tests of the timing itself run without MPICH's kind (DL_TRY_MPICH=0),
+   so that their use numbers stay those of two or three kinds; the kind has
+   tests of its own (mpich_*) */
 static void setup(void)
 {
   dlp_plans_free();          /* each test's plans start afresh */
   dlp_configure(false, 0);
   dlp_configure_strategy(-1);
   dlp_configure_adapt(true);
+  dlp_configure_try_mpich(false);
 }
 
-enum { P = DLP_S_PACK, B = DLP_S_BLOCKS, S = DLP_S_PIPE };
+enum { P = DLP_S_PACK, B = DLP_S_BLOCKS, S = DLP_S_PIPE, M = DLP_S_MPICH };
+
+/* uses from..to of (count, t), in a stream plan or not, odd ones timed
+   sends and even ones timed receives, each kind taking secs[kind], each
+   of the expected kind */
+static void timed_uses(MPI_Count count, MPI_Datatype t, bool stream, int from, int to,
+                       const double secs[M + 1], int kind)
+{
+  for (int u = from; u <= to; u++) {
+    dlp_data d;
+    ck_assert_int_eq(dlp_data_get(mem, count, t, &d), MPI_SUCCESS);
+    dlp_plan(&d, stream);
+    ck_assert_msg(d.strategy == kind, "use %d: kind %d, not %d", u, d.strategy, kind);
+    if (u % 2)
+      dlp_plan_timed_done(&d, secs[d.strategy]);
+    else
+      dlp_plan_received(&d, secs[d.strategy]);
+    ck_assert_ptr_null(d.plan);
+  }
+}
 
 /* the early rounds of a default plan whose threshold packs: uses 1-4
    pack, 5-10 and 17-22 blocks, 11-16 and 23-28 pack (a trial's first two
@@ -402,6 +426,82 @@ START_TEST(failures_are_not_times)
 }
 END_TEST
 
+/* MPICH's own engine on the user's type is a kind of every timed plan: a
+   default plan that packs by its threshold tries blocks at 5-10 and 23-28
+   and MPICH at 11-16 and 29-34, packing at 17-22 and 35-40; MPICH,
+   fastest, is kept from use 41, and packing then waits out its period */
+START_TEST(mpich_is_tried_and_kept)
+{
+  setup();
+  dlp_configure_try_mpich(true);
+  MPI_Datatype t = blocks_of(32, 64 * KIB);
+  double secs[M + 1] = {[P] = 0.010, [B] = 0.012, [M] = 0.004};
+  static const int kind[7] = {P, B, M, P, B, M, P};
+  for (int k = 0; k < 7; k++)
+    timed_uses(1, t, false, k ? 6 * k - 1 : 1, k ? 6 * k + 4 : 4, secs, kind[k]);
+  timed_uses(1, t, false, 41, 300, secs, M);
+  MPI_Type_free(&t);
+}
+END_TEST
+
+/* a kind 4x slower than the fastest in the first round sits out the
+   second: MPICH's engine at 5x packing's time runs 11-16 only, and the
+   plan keeps packing, trying blocks (1.2x) at 86-91 of every 256 uses and
+   MPICH (its period 4096) not before use 4011 */
+START_TEST(mpich_hopeless_sits_out)
+{
+  setup();
+  dlp_configure_try_mpich(true);
+  MPI_Datatype t = blocks_of(32, 64 * KIB);
+  double secs[M + 1] = {[P] = 0.010, [B] = 0.012, [M] = 0.050};
+  static const int kind[7] = {P, B, M, P, B, P, P};
+  for (int k = 0; k < 7; k++)
+    timed_uses(1, t, false, k ? 6 * k - 1 : 1, k ? 6 * k + 4 : 4, secs, kind[k]);
+  timed_uses(1, t, false, 41, 85, secs, P);
+  timed_uses(1, t, false, 86, 91, secs, B);
+  timed_uses(1, t, false, 92, 341, secs, P);
+  timed_uses(1, t, false, 342, 347, secs, B);
+  timed_uses(1, t, false, 348, 400, secs, P);
+  MPI_Type_free(&t);
+}
+END_TEST
+
+/* in pipeline mode a stream plan tries MPICH whole too (pack whole 5-10,
+   blocks 11-16, MPICH 17-22, streaming 23-28, the same again 29-52) and
+   keeps it when it is fastest; DL_STRATEGY=mpich forces it in either
+   mode, DL_TRY_MPICH=0 leaves it out */
+START_TEST(mpich_in_streams_forced_and_off)
+{
+  setup();
+  dlp_configure_try_mpich(true);
+  dlp_configure(true, 256 * KIB);
+  MPI_Datatype t = blocks_of(32, 64 * KIB);
+  double secs[M + 1] = {[P] = 0.011, [B] = 0.0075, [S] = 0.006, [M] = 0.003};
+  static const int kind[9] = {S, P, B, M, S, P, B, M, S};
+  for (int k = 0; k < 9; k++)
+    timed_uses(1, t, true, k ? 6 * k - 1 : 1, k ? 6 * k + 4 : 4, secs, kind[k]);
+  timed_uses(1, t, true, 53, 200, secs, M);
+  dlp_configure_strategy(DLP_S_MPICH);
+  MPI_Datatype u = blocks_of(8, 64 * KIB);
+  timed_uses(1, u, true, 1, 140, secs, M);
+  dlp_configure(false, 0);
+  timed_uses(1, u, false, 1, 140, secs, M);
+  dlp_configure_strategy(-1);
+  dlp_configure_try_mpich(false);
+  MPI_Datatype v = blocks_of(16, 64 * KIB);
+  double no_mpich[M + 1] = {[P] = 0.010, [B] = 0.012, [M] = 0.001};
+  static const int two[5] = {P, B, P, B, P};
+  for (int k = 0; k < 5; k++)
+    timed_uses(1, v, false, k ? 6 * k - 1 : 1, k ? 6 * k + 4 : 4, no_mpich, two[k]);
+  timed_uses(1, v, false, 29, 128, no_mpich, P);
+  timed_uses(1, v, false, 129, 134, no_mpich, B);
+  timed_uses(1, v, false, 135, 200, no_mpich, P);
+  MPI_Type_free(&t);
+  MPI_Type_free(&u);
+  MPI_Type_free(&v);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   /* the threshold alone would always pack these messages */
@@ -423,6 +523,9 @@ int main(int argc, char **argv)
   tcase_add_test(tc, streams_try_three_kinds);
   tcase_add_test(tc, receives_count);
   tcase_add_test(tc, streams_of_a_chunk_and_forced);
+  tcase_add_test(tc, mpich_is_tried_and_kept);
+  tcase_add_test(tc, mpich_hopeless_sits_out);
+  tcase_add_test(tc, mpich_in_streams_forced_and_off);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK);   /* MPI lives in this process */

@@ -50,15 +50,19 @@ static void load(void)
   cfg.adapt = !(adapt && strcmp(adapt, "0") == 0);
   cfg.chunk = t->pipeline_chunk < MAX_CHUNK ? t->pipeline_chunk : MAX_CHUNK;
   cfg.ring = (int)bytes("DL_PIPELINE_RING", 4, 2, 4);
+  const char *tm = getenv("DL_TRY_MPICH");
+  cfg.try_mpich = !(tm && strcmp(tm, "0") == 0);
   const char *s = getenv("DL_STRATEGY");
   cfg.strategy = s && !strcmp(s, "pack") ? DLP_S_PACK
                : s && !strcmp(s, "blocks") ? DLP_S_BLOCKS
-               : s && !strcmp(s, "pipe") ? DLP_S_PIPE : -1;
+               : s && !strcmp(s, "pipe") ? DLP_S_PIPE
+               : s && !strcmp(s, "mpich") ? DLP_S_MPICH : -1;
   if (cfg.trace)
     dlp_trace("active: %s mode, chunk %zu bytes, ring %d, strategy %s%s, direct "
               "blocks from %zu bytes (%d sizes measured)", cfg.pipeline ? "pipeline"
               : "default", cfg.chunk, cfg.ring, cfg.strategy < 0 ? "auto"
-              : dlp_strategy_name(cfg.strategy), cfg.adapt ? " (timed)" : "",
+              : dlp_strategy_name(cfg.strategy), !cfg.adapt ? ""
+              : cfg.try_mpich ? " (timed)" : " (timed, MPICH's engine not tried)",
               t->direct_block, t->direct_sizes);
 }
 
@@ -86,6 +90,12 @@ void dlp_configure_adapt(bool adapt)
 {
   pthread_once(&once, load);
   cfg.adapt = adapt;
+}
+
+void dlp_configure_try_mpich(bool try_mpich)
+{
+  pthread_once(&once, load);
+  cfg.try_mpich = try_mpich;
 }
 
 void dlp_trace(const char *fmt, ...)

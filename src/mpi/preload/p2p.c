@@ -51,6 +51,25 @@ static args direct(const dlp_data *d)
   return (args){d->base, (MPI_Count)d->bytes, MPI_BYTE};
 }
 
+/* BLOCKS and MPICH hand MPICH the user's buffer as it is: described by
+   the hindexed type of its blocks, or by the user's own type (a receive
+   only where MPICH unpacks it soundly, strategy.c) */
+static bool in_place(const dlp_data *d, bool recv, args *a)
+{
+  if (d->strategy == DLP_S_BLOCKS)
+    *a = (args){d->buf, 1, d->blocks};
+  else if (d->strategy == DLP_S_MPICH && (!recv || d->mpich_unit > 0))
+    *a = (args){d->buf, d->count, d->dt};
+  else
+    return false;
+  return true;
+}
+
+static const char *in_place_how(const dlp_data *d)
+{
+  return d->strategy == DLP_S_BLOCKS ? "the user's blocks" : "the user's type (MPICH)";
+}
+
 /* pipeline mode with a stream in progress or to start: blocking calls
    become nonblocking ones plus the interposer's wait */
 static bool pipe_send(const dlp_data *d, int dest, int tag, MPI_Comm comm)
@@ -95,14 +114,15 @@ static int isend_planned(dlp_data *d, int dest, int tag, MPI_Comm comm, int mode
     d->strategy = DLP_S_PIPE;           /* one request: the stream's */
   if (d->strategy == DLP_S_PIPE)
     return dlp_pipe_isend(d, dest, tag, comm, mode, req);
+  args a;
   if (d->strategy == DLP_S_DIRECT) {
-    args a = direct(d);
+    a = direct(d);
     return dlp_isend_as(a.buf, a.count, a.dt, dest, tag, comm, mode, req);
   }
-  if (d->strategy == DLP_S_BLOCKS) {
-    DLP_TRACE("isend: %zu bytes from the user's blocks to %d, tag %d", d->bytes,
+  if (in_place(d, false, &a)) {
+    DLP_TRACE("isend: %zu bytes from %s to %d, tag %d", d->bytes, in_place_how(d),
               dest, tag);
-    return dlp_isend_as(d->buf, 1, d->blocks, dest, tag, comm, mode, req);
+    return dlp_isend_as(a.buf, a.count, a.dt, dest, tag, comm, mode, req);
   }
   void *stage;
   int rc = dlp_stage_out(d, &stage);
@@ -157,14 +177,15 @@ static int send_common(const void *buf, MPI_Count count, MPI_Datatype dt, int de
     dlp_plan_timed_done(&d, rc ? -1 : dlp_now() - t0);
     return rc;
   }
+  args a;
   if (d.strategy == DLP_S_DIRECT) {
-    args a = direct(&d);
+    a = direct(&d);
     return dlp_send_as(a.buf, a.count, a.dt, dest, tag, comm, mode);
   }
-  if (d.strategy == DLP_S_BLOCKS) {
-    DLP_TRACE("send: %zu bytes from the user's blocks to %d, tag %d", d.bytes,
+  if (in_place(&d, false, &a)) {
+    DLP_TRACE("send: %zu bytes from %s to %d, tag %d", d.bytes, in_place_how(&d),
               dest, tag);
-    rc = dlp_send_as(buf, 1, d.blocks, dest, tag, comm, mode);
+    rc = dlp_send_as(a.buf, a.count, a.dt, dest, tag, comm, mode);
   } else {
     void *stage;
     if ((rc = dlp_stage_out(&d, &stage))) {
@@ -210,14 +231,15 @@ static int irecv_planned(dlp_data *d, bool stream, int src, int tag, MPI_Comm co
 {
   if (stream)
     return dlp_pipe_irecv(d, src, tag, comm, req);
+  args a;
   if (d->strategy == DLP_S_DIRECT) {
-    args a = direct(d);
+    a = direct(d);
     return dlp_irecv_as(a.buf, a.count, a.dt, src, tag, comm, req);
   }
-  if (d->strategy == DLP_S_BLOCKS) {
-    DLP_TRACE("irecv: up to %zu bytes into the user's blocks from %d, tag %d",
-              d->bytes, src, tag);
-    return dlp_irecv_as(d->buf, 1, d->blocks, src, tag, comm, req);
+  if (in_place(d, true, &a)) {
+    DLP_TRACE("irecv: up to %zu bytes into %s from %d, tag %d", d->bytes,
+              in_place_how(d), src, tag);
+    return dlp_irecv_as(a.buf, a.count, a.dt, src, tag, comm, req);
   }
   void *stage = dlp_stage_get(d->bytes);
   dlp_req *e = stage ? dlp_req_new(DLP_REQ_RECV) : NULL;
@@ -278,6 +300,7 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int
   /* timed, like sends: the whole blocking receive, unpacking included */
   bool stream = plan_recv(&d);
   double t0 = dlp_now();
+  args a;
   if (stream && !dlp_pipe_active()) {
     rc = dlp_pipe_recv(&d, src, tag, comm, status);
   } else if (pipe_recv(&d)) {
@@ -286,12 +309,12 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int
     if (!rc)
       rc = dlp_wait(&r, status);
   } else if (d.strategy == DLP_S_DIRECT) {
-    args a = direct(&d);
+    a = direct(&d);
     rc = dlp_recv_as(a.buf, a.count, a.dt, src, tag, comm, status);
-  } else if (d.strategy == DLP_S_BLOCKS) {
-    DLP_TRACE("recv: up to %zu bytes into the user's blocks from %d, tag %d",
-              d.bytes, src, tag);
-    rc = dlp_recv_as(buf, 1, d.blocks, src, tag, comm, status);
+  } else if (in_place(&d, true, &a)) {
+    DLP_TRACE("recv: up to %zu bytes into %s from %d, tag %d", d.bytes,
+              in_place_how(&d), src, tag);
+    rc = dlp_recv_as(a.buf, a.count, a.dt, src, tag, comm, status);
   } else {
     rc = recv_staged(&d, src, tag, comm, status);
   }
@@ -372,7 +395,8 @@ static int sendrecv_common(const void *sbuf, MPI_Count scount, MPI_Datatype styp
   /* each side as one byte transfer: the user's blocks, or staged */
   dlp_plan(&s, false);
   dlp_plan(&r, false);
-  bool sb = s.strategy == DLP_S_BLOCKS, rb = r.strategy == DLP_S_BLOCKS;
+  args a = {0}, b = {0};
+  bool sb = in_place(&s, false, &a), rb = in_place(&r, true, &b);
   void *so = NULL, *ri = NULL;
   int rc = dlp_straight(&s) || sb ? MPI_SUCCESS : dlp_stage_out(&s, &so);
   if (!rc && !dlp_straight(&r) && !rb && !(ri = dlp_stage_get(r.bytes)))
@@ -384,10 +408,10 @@ static int sendrecv_common(const void *sbuf, MPI_Count scount, MPI_Datatype styp
     return dlp_raise(comm, rc);
   }
   MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-  args a = sb ? (args){(void *)sbuf, 1, s.blocks} : so ? (args){so, (MPI_Count)s.bytes, MPI_PACKED}
-                                             : direct(&s);
-  args b = rb ? (args){rbuf, 1, r.blocks} : ri ? (args){ri, (MPI_Count)r.bytes, MPI_PACKED}
-                                             : direct(&r);
+  if (!sb)
+    a = so ? (args){so, (MPI_Count)s.bytes, MPI_PACKED} : direct(&s);
+  if (!rb)
+    b = ri ? (args){ri, (MPI_Count)r.bytes, MPI_PACKED} : direct(&r);
   rc = sendrecv_as(a.buf, a.count, a.dt, dest, stag, b.buf, b.count, b.dt, src, rtag,
                    comm, st);
   dlp_plan_done(&s);

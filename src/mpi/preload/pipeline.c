@@ -206,12 +206,27 @@ typedef struct target {
   MPI_Datatype dt;
 } target;
 
+/* the first receive lands in the user's data through MPICH: the blocks'
+   hindexed type, or the user's own type where a chunk ends between
+   elements (strategy.c) */
+static bool in_user_data(const dlp_data *d, size_t C, target *t)
+{
+  if (d->strategy == DLP_S_BLOCKS && d->blocks != MPI_DATATYPE_NULL)
+    *t = (target){d->buf, 1, d->blocks};
+  else if (d->strategy == DLP_S_MPICH && d->mpich_unit > 0 && C % d->mpich_unit == 0)
+    *t = (target){d->buf, d->count, d->dt};
+  else
+    return false;
+  return true;
+}
+
 static target first_target(dlp_pipe *p)
 {
-  if (p->d.strategy == DLP_S_BLOCKS && p->d.blocks != MPI_DATATYPE_NULL) {
+  target t;
+  if (in_user_data(&p->d, p->C, &t)) {
     p->placed = true;
     p->land = p->d.buf;
-    return (target){p->d.buf, 1, p->d.blocks};
+    return t;
   }
   p->placed = p->d.dense;
   p->land = p->d.dense ? p->d.base : p->stage;
@@ -407,7 +422,8 @@ void dlp_progress(void)
 static bool recv_buffers(dlp_pipe *p)
 {
   size_t two = 2 * p->C;     /* C is at most 1 GiB (config.c) */
-  size_t cap = p->d.dense ? p->C : p->d.strategy == DLP_S_BLOCKS || p->n < two ? two : p->n;
+  target t;
+  size_t cap = p->d.dense ? p->C : in_user_data(&p->d, p->C, &t) || p->n < two ? two : p->n;
   p->stage = dlp_stage_get(cap);
   if (!p->stage)
     return false;
@@ -503,9 +519,11 @@ int dlp_pipe_isend(const dlp_data *d, int dest, int tag, MPI_Comm comm, int mode
 
 static void trace_recv(const dlp_pipe *p, const char *how)
 {
+  target t;
   DLP_TRACE("receive stream%s: up to %zu bytes from %d, tag %d%s", how, p->n, p->peer,
-            p->tag, p->d.dense ? ", dense"
-            : p->d.strategy == DLP_S_BLOCKS ? ", first into the user's blocks" : "");
+            p->tag, p->d.dense ? ", dense" : !in_user_data(&p->d, p->C, &t) ? ""
+            : p->d.strategy == DLP_S_BLOCKS ? ", first into the user's blocks"
+            : ", first into the user's type (MPICH)");
 }
 
 int dlp_pipe_irecv(const dlp_data *d, int src, int tag, MPI_Comm comm,

@@ -3,7 +3,7 @@
  * symbols are the MPI_* functions it intercepts and dl_preload_active.
  *
  *   config.c    environment (DL_TRACE, DL_PIPELINE, DL_PIPELINE_CHUNK,
- *               DL_STRATEGY, DL_ADAPT), trace
+ *               DL_STRATEGY, DL_ADAPT, DL_TRY_MPICH), trace
  *   errors.c    errors through the communicator's error handler
  *   data.c      a user buffer as dataloop sees it; staging buffers
  *   raw.c       byte sends and receives in the int or the _c form
@@ -13,7 +13,8 @@
  *   requests.c  the table of interposed requests, freed requests, finalize
  *   complete.c  MPI_Wait*, MPI_Test*, MPI_Request_free, MPI_Cancel
  *   pipeline.c  the opt-in chunk streams (DL_PIPELINE=1)
- *   strategy.c  how each (type, count) moves: direct, blocks, pack, pipeline
+ *   strategy.c  how each (type, count) moves: direct, blocks, pack, pipeline,
+ *               MPICH's own engine
  */
 #ifndef DLP_PRELOAD_H
 #define DLP_PRELOAD_H
@@ -30,20 +31,24 @@ typedef struct dlp_config {
                         streams, sends may be */
   size_t chunk;      /* DL_PIPELINE_CHUNK: bytes per chunk (dl_tune) */
   int ring;          /* DL_PIPELINE_RING: packed chunks in flight, 2..4 */
-  int strategy;      /* DL_STRATEGY: DLP_S_PACK, _BLOCKS or _PIPE forced, or
-                        -1 */
+  int strategy;      /* DL_STRATEGY: DLP_S_PACK, _BLOCKS, _PIPE or _MPICH
+                        forced, or -1 */
   bool adapt;        /* DL_ADAPT (default 1): timed sends and receives may
-                        switch a (type, count) among PACK, BLOCKS (and PIPE) */
+                        switch a (type, count) among PACK, BLOCKS, MPICH (and
+                        PIPE) */
+  bool try_mpich;    /* DL_TRY_MPICH (default 1): MPICH is one of the kinds */
 } dlp_config;
 DLI_HIDDEN const dlp_config *dlp_cfg(void);
 /* switches the mode at run time (the benchmark does, on all ranks at a
    point where no message is in flight); chunk 0 keeps the chunk size */
 DLI_HIDDEN void dlp_configure(bool pipeline, size_t chunk);
-/* forces a strategy (DLP_S_PACK, DLP_S_BLOCKS) or -1 for the automatic
+/* forces a strategy (DLP_S_PACK, _BLOCKS, _PIPE, _MPICH) or -1 for the automatic
    choice; for the benchmark, like dlp_configure */
 DLI_HIDDEN void dlp_configure_strategy(int strategy);
-/* DL_ADAPT at run time, for the tests; plans made before keep theirs */
+/* DL_ADAPT and DL_TRY_MPICH at run time, for the tests; plans made before
+   keep theirs */
 DLI_HIDDEN void dlp_configure_adapt(bool adapt);
+DLI_HIDDEN void dlp_configure_try_mpich(bool try_mpich);
 DLI_HIDDEN void dlp_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define DLP_TRACE(...)                  \
   do {                                  \
@@ -75,6 +80,10 @@ typedef struct dlp_data {
   char *base;
   int strategy;        /* DLP_S_*, from dlp_plan */
   MPI_Datatype blocks; /* BLOCKS: the blocks, relative to buf */
+  size_t mpich_unit;   /* MPICH may unpack into the user's buffer pieces of
+                          the stream cut at multiples of this (its largest
+                          element; every element aligned in the stream);
+                          0: it may not, an MPICH receive is staged */
   void *plan;          /* the cache entry in use until dlp_plan_done */
   bool trial;          /* this use is one of the plan's timed trials */
   bool control;        /* this use times the kept kind just before a trial */
@@ -82,7 +91,7 @@ typedef struct dlp_data {
 } dlp_data;
 
 /* ---- strategies (strategy.c) ---- */
-enum { DLP_S_DIRECT, DLP_S_BLOCKS, DLP_S_PACK, DLP_S_PIPE };
+enum { DLP_S_DIRECT, DLP_S_BLOCKS, DLP_S_PACK, DLP_S_PIPE, DLP_S_MPICH };
 /* chooses how d moves (stream: a pipeline-mode message of at least a
    chunk, which may be PIPE as well as PACK or BLOCKS); BLOCKS leaves the
    hindexed type in d->blocks. Call dlp_plan_done once the MPI operation

@@ -12,13 +12,23 @@
  *   PACK    packed into a staging buffer and sent as one message
  *   PIPE    pipeline mode (DL_PIPELINE=1): a chunk stream, packed chunk by
  *           chunk while earlier chunks travel (pipeline.c)
+ *   MPICH   the user's own arguments: MPICH's engine moves the data (for
+ *           some layouts it packs straight into its shared-memory cells,
+ *           one copy where packing makes two); the wire is the packed
+ *           stream all the same. MPICH 4.0.2 fails to receive a message
+ *           into a type whose elements straddle its fragments (test_p2p
+ *           pins it), so a receive of this kind goes to MPICH only when
+ *           every element begins at a multiple of its size in the stream
+ *           (dl_type_aligned); else it is staged and unpacked as PACK's,
+ *           and so is a stream's first chunk unless the chunk size is a
+ *           multiple of the largest element
  *
  * In pipeline mode a plan of a message of at least a chunk is a stream
- * plan: PIPE where the default mode would pack, or PACK or BLOCKS (the
- * message whole, which a stream receive also takes; one of exactly a
+ * plan: PIPE where the default mode would pack, or PACK, BLOCKS or MPICH
+ * (the message whole, which a stream receive also takes; one of exactly a
  * chunk then needs an empty message after it, p2p.c). DL_STRATEGY=pack,
- * blocks or pipe forces a kind for every derived type whose data is not
- * dense, where the mode and size allow it (auto, the default, chooses);
+ * blocks, pipe or mpich forces a kind for every derived type whose data is
+ * not dense, where the mode and size allow it (auto, the default, chooses);
  * DL_TRACE=1 prints each choice when it is made.
  *
  * The automatic choice starts as the tuned threshold's. The speed of
@@ -26,9 +36,9 @@
  * by 2-4x on the development machine from one minute to the next, which
  * no threshold measured beforehand can follow. So where more than one kind
  * could win (at least ADAPT_BYTES; blocks when they average ADAPT_BLOCK
- * bytes or more, or number at most ADAPT_FEW; in a stream plan, PIPE and
- * PACK always), some uses of the plan are trials of one kind or another
- * (trial_at), whose blocking sends and receives are timed (a receive's
+ * bytes or more, or number at most ADAPT_FEW; MPICH unless DL_TRY_MPICH=0;
+ * in a stream plan, PIPE and PACK always), some uses of the plan are
+ * trials of one kind or another (trial_at), whose blocking sends and receives are timed (a receive's
  * time covers the unpacking after its data arrived, which no send's does:
  * all of a packed message, MPICH's own for blocks, a stream's last chunk).
  * A kind's time is its fastest send plus its fastest receive: for two
@@ -103,23 +113,24 @@ typedef struct plan {
   MPI_Count count;
   int strategy;
   MPI_Datatype blocks;     /* BLOCKS, or an adaptive plan's other kind */
+  size_t mpich_unit;       /* dlp_data's */
   unsigned long used;
   int users;               /* operations being started with it */
   int forced;              /* dlp_cfg()->strategy when it was chosen */
   bool stream;             /* a pipeline-mode plan of a chunk or more */
   bool adaptive;           /* more than one kind possible, timed sends */
-  int kinds[3], nkinds;    /* the kinds tried, [0] the threshold's */
-  unsigned long period[3]; /* by index in kinds: uses between its later
+  int kinds[4], nkinds;    /* the kinds tried, [0] the threshold's */
+  unsigned long period[4]; /* by index in kinds: uses between its later
                               trials, a power of two from TRY_PERIOD */
-  bool sits_out[3];        /* by index: not in the second early round */
+  bool sits_out[4];        /* by index: not in the second early round */
   unsigned long uses;      /* operations started with it, sends and receives */
-  bool warm[DLP_S_PIPE + 1];  /* a timed send of the kind ran (its first,
-                                 with page faults and set-up, is not kept) */
-  double best[DLP_S_PIPE + 1];  /* by kind: the fastest timed send of its
-                                   latest trial; 0: none */
-  bool warm_recv[DLP_S_PIPE + 1];
-  double recv[DLP_S_PIPE + 1];  /* by kind: the fastest timed receive of
-                                   its latest trial; 0: none */
+  bool warm[DLP_S_MPICH + 1];  /* a timed send of the kind ran (its first,
+                                  with page faults and set-up, is not kept) */
+  double best[DLP_S_MPICH + 1];  /* by kind: the fastest timed send of its
+                                    latest trial; 0: none */
+  bool warm_recv[DLP_S_MPICH + 1];
+  double recv[DLP_S_MPICH + 1];  /* by kind: the fastest timed receive of
+                                    its latest trial; 0: none */
   double ctl_send, ctl_recv;    /* the kept kind's fastest in the uses just
                                    before the latest trial; 0: none */
   double win_send, win_recv;    /* the kept kind's fastest in the current
@@ -131,11 +142,11 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static plan table[PLANS];
 static unsigned long clock_;
 
-static const char *const names[] = {"direct", "blocks", "pack", "pipeline"};
+static const char *const names[] = {"direct", "blocks", "pack", "pipeline", "mpich"};
 
 const char *dlp_strategy_name(int s)
 {
-  return s >= 0 && s <= DLP_S_PIPE ? names[s] : "?";
+  return s >= 0 && s <= DLP_S_MPICH ? names[s] : "?";
 }
 
 /* stream bytes [first, first + len) of segment s as an hindexed type of
@@ -200,11 +211,19 @@ static void add_kind(plan *p, int kind)
 static void choose(const dlp_data *d, plan *p)
 {
   const dlp_config *c = dlp_cfg();
+  int aligned;
+  size_t unit;
+  if (dl_type_aligned(d->count, d->t, &aligned, &unit) == DL_OK && aligned)
+    p->mpich_unit = unit > 0 ? unit : 1;
   int packing = p->stream ? DLP_S_PIPE : DLP_S_PACK;
   p->blocks = MPI_DATATYPE_NULL;
   p->strategy = packing;
   if (c->strategy == DLP_S_PACK || c->strategy == DLP_S_PIPE) {
     p->strategy = p->stream ? c->strategy : DLP_S_PACK;
+    return;
+  }
+  if (c->strategy == DLP_S_MPICH) {
+    p->strategy = DLP_S_MPICH;
     return;
   }
   size_t threshold = at_most(d->bytes / dl_tune_direct_block(d->bytes), MAX_BLOCKS);
@@ -228,6 +247,8 @@ static void choose(const dlp_data *d, plan *p)
     add_kind(p, DLP_S_PACK);
   if (have && n <= adapt_max)
     add_kind(p, DLP_S_BLOCKS);
+  if (c->try_mpich)
+    add_kind(p, DLP_S_MPICH);
   p->adaptive = p->nkinds > 1;
   for (int i = 0; i < p->nkinds; i++)
     p->period[i] = TRY_PERIOD;
@@ -447,6 +468,7 @@ static plan *take(dlp_data *d, bool stream)
   p->users++;
   d->strategy = p->strategy;
   d->blocks = p->blocks;
+  d->mpich_unit = p->mpich_unit;
   d->plan = p;
   if (p->adaptive) {
     unsigned long u = ++p->uses;
@@ -476,6 +498,7 @@ void dlp_plan(dlp_data *d, bool stream)
 {
   d->strategy = DLP_S_DIRECT;
   d->blocks = MPI_DATATYPE_NULL;
+  d->mpich_unit = 0;
   d->plan = NULL;
   d->trial = d->control = d->watch = false;
   if (dlp_straight(d))
@@ -504,7 +527,7 @@ static void release(dlp_data *d, double seconds, bool receive)
     return;
   pthread_mutex_lock(&lock);
   int k = d->strategy;
-  if (p->adaptive && seconds > 0 && k >= DLP_S_BLOCKS && k <= DLP_S_PIPE) {
+  if (p->adaptive && seconds > 0 && k >= DLP_S_BLOCKS && k <= DLP_S_MPICH) {
     bool *warm = receive ? &p->warm_recv[k] : &p->warm[k];
     if (d->watch && k == p->strategy)
       record(warm, receive ? &p->win_recv : &p->win_send, true, seconds);

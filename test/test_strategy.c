@@ -426,13 +426,13 @@ START_TEST(failures_are_not_times)
 }
 END_TEST
 
-/* uses 1-4 of a new plan, then its early trials, 6 uses each: kind[0],
-   then kind[1..n-1], each use of the expected kind */
-static void early_kinds(MPI_Datatype t, bool stream, const double secs[M + 1],
-                        const int *kind, int n)
+/* uses 1-4 of a new plan of (count, t), then its early trials, 6 uses
+   each: kind[0], then kind[1..n-1], each use of the expected kind */
+static void early_kinds(MPI_Count count, MPI_Datatype t, bool stream,
+                        const double secs[M + 1], const int *kind, int n)
 {
   for (int k = 0; k < n; k++)
-    timed_uses(1, t, stream, k ? 6 * k - 1 : 1, k ? 6 * k + 4 : 4, secs, kind[k]);
+    timed_uses(count, t, stream, k ? 6 * k - 1 : 1, k ? 6 * k + 4 : 4, secs, kind[k]);
 }
 
 /* MPICH's own engine on the user's type is a kind of every timed plan: a
@@ -446,7 +446,7 @@ START_TEST(mpich_is_tried_and_kept)
   MPI_Datatype t = blocks_of(32, 64 * KIB);
   double secs[M + 1] = {[P] = 0.010, [B] = 0.012, [M] = 0.004};
   static const int kind[7] = {P, B, M, P, B, M, P};
-  early_kinds(t, false, secs, kind, 7);
+  early_kinds(1, t, false, secs, kind, 7);
   timed_uses(1, t, false, 41, 300, secs, M);
   MPI_Type_free(&t);
 }
@@ -463,7 +463,7 @@ START_TEST(mpich_hopeless_sits_out)
   MPI_Datatype t = blocks_of(32, 64 * KIB);
   double secs[M + 1] = {[P] = 0.010, [B] = 0.012, [M] = 0.050};
   static const int kind[7] = {P, B, M, P, B, P, P};
-  early_kinds(t, false, secs, kind, 7);
+  early_kinds(1, t, false, secs, kind, 7);
   timed_uses(1, t, false, 41, 85, secs, P);
   timed_uses(1, t, false, 86, 91, secs, B);
   timed_uses(1, t, false, 92, 341, secs, P);
@@ -485,7 +485,7 @@ START_TEST(mpich_in_streams_forced_and_off)
   MPI_Datatype t = blocks_of(32, 64 * KIB);
   double secs[M + 1] = {[P] = 0.011, [B] = 0.0075, [S] = 0.006, [M] = 0.003};
   static const int kind[9] = {S, P, B, M, S, P, B, M, S};
-  early_kinds(t, true, secs, kind, 9);
+  early_kinds(1, t, true, secs, kind, 9);
   timed_uses(1, t, true, 53, 200, secs, M);
   dlp_configure_strategy(DLP_S_MPICH);
   MPI_Datatype u = blocks_of(8, 64 * KIB);
@@ -497,13 +497,49 @@ START_TEST(mpich_in_streams_forced_and_off)
   MPI_Datatype v = blocks_of(16, 64 * KIB);
   double no_mpich[M + 1] = {[P] = 0.010, [B] = 0.012, [M] = 0.001};
   static const int two[5] = {P, B, P, B, P};
-  early_kinds(v, false, no_mpich, two, 5);
+  early_kinds(1, v, false, no_mpich, two, 5);
   timed_uses(1, v, false, 29, 128, no_mpich, P);
   timed_uses(1, v, false, 129, 134, no_mpich, B);
   timed_uses(1, v, false, 135, 200, no_mpich, P);
   MPI_Type_free(&t);
   MPI_Type_free(&u);
   MPI_Type_free(&v);
+}
+END_TEST
+
+/* MPICH's engine only on types it moves as the standard says (agree.c):
+   MPICH 4.0.2 gives a struct of a resized int and a char extent 208 where
+   the standard says 100, and packs two copies of a contiguous of
+   negative extent one extent apart where the standard puts them in one
+   place (test_mpich pins both). Forced, such types pack; timed, their
+   trials leave MPICH's engine out. */
+START_TEST(mpich_only_where_it_agrees)
+{
+  setup();
+  MPI_Datatype r, markers, y, neg, m1, m2;
+  MPI_Type_create_resized(MPI_INT, -4, 100, &r);
+  MPI_Type_create_struct(2, (int[]){1, 1}, (MPI_Aint[]){0, 200},
+                         (MPI_Datatype[]){r, MPI_CHAR}, &markers);
+  MPI_Type_contiguous(2, MPI_INT16_T, &m1);
+  MPI_Type_contiguous(2, m1, &m2);
+  MPI_Type_create_resized(m2, 0, -5, &y);
+  MPI_Type_contiguous(2, y, &neg);
+  MPI_Type_commit(&markers);
+  MPI_Type_commit(&neg);
+  MPI_Datatype good = blocks_of(8, 64 * KIB);
+  double secs[M + 1] = {[P] = 0.010, [B] = 0.012, [M] = 0.001};
+  dlp_configure_strategy(DLP_S_MPICH);
+  timed_uses(1, good, false, 1, 10, secs, M);
+  timed_uses(20000, markers, false, 1, 10, secs, P);
+  timed_uses(1, neg, false, 1, 10, secs, M);     /* one copy: MPICH is right */
+  timed_uses(2, neg, false, 1, 10, secs, P);
+  dlp_configure_strategy(-1);
+  dlp_configure_try_mpich(true);
+  static const int kind[5] = {P, B, P, B, P};
+  early_kinds(20000, markers, false, secs, kind, 5);   /* 20000 copies: 100 KB */
+  MPI_Datatype all[] = {r, markers, y, neg, m1, m2, good};
+  for (int i = 0; i < 7; i++)
+    MPI_Type_free(&all[i]);
 }
 END_TEST
 
@@ -531,6 +567,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, mpich_is_tried_and_kept);
   tcase_add_test(tc, mpich_hopeless_sits_out);
   tcase_add_test(tc, mpich_in_streams_forced_and_off);
+  tcase_add_test(tc, mpich_only_where_it_agrees);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK);   /* MPI lives in this process */

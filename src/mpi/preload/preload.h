@@ -15,6 +15,7 @@
  *   pipeline.c  the opt-in chunk streams (DL_PIPELINE=1)
  *   strategy.c  how each (type, count) moves: direct, blocks, pack, pipeline,
  *               MPICH's own engine
+ *   agree.c     whether MPICH's engine moves a type as the standard says
  */
 #ifndef DLP_PRELOAD_H
 #define DLP_PRELOAD_H
@@ -105,6 +106,10 @@ DLI_HIDDEN void dlp_plan_timed_done(dlp_data *d, double seconds);
 /* dlp_plan_done for a blocking receive whose duration, unpacking
    included, the caller measured (seconds; negative: failed) */
 DLI_HIDDEN void dlp_plan_received(dlp_data *d, double seconds);
+/* MPICH's engine moves (d->count, d->dt) as the standard says (its bounds
+   and MPI_Pack of a probe agree with dataloop's); false for data spanning
+   more than 32 MiB, which is not probed (agree.c) */
+DLI_HIDDEN bool dlp_mpich_agrees(const dlp_data *d);
 /* seconds on a monotonic clock */
 DLI_HIDDEN double dlp_now(void);
 DLI_HIDDEN const char *dlp_strategy_name(int s);

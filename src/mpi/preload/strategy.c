@@ -15,7 +15,10 @@
  *   MPICH   the user's own arguments: MPICH's engine moves the data (for
  *           some layouts it packs straight into its shared-memory cells,
  *           one copy where packing makes two); the wire is the packed
- *           stream all the same. MPICH 4.0.2 fails to receive a message
+ *           stream all the same, for the types on which MPICH agrees with
+ *           the standard (agree.c asks it once per plan; on others
+ *           DL_STRATEGY=mpich packs, and trials leave the kind out).
+ *           MPICH 4.0.2 fails to receive a message
  *           into a type whose elements straddle its fragments (test_p2p
  *           pins it), so a receive of this kind goes to MPICH only when
  *           every element begins at a multiple of its size in the stream
@@ -208,13 +211,22 @@ static void add_kind(plan *p, int kind)
 /* the kind for a new plan p of d: BLOCKS needs few enough blocks; when
    timing may change it later, the blocks type is made all the same, and
    p->kinds lists what the trials run */
-static void choose(const dlp_data *d, plan *p)
+/* MPICH may move d: its engine agrees with the standard on it (agree.c);
+   p->mpich_unit says whether it may also unpack it */
+static bool mpich_may(const dlp_data *d, plan *p)
 {
-  const dlp_config *c = dlp_cfg();
+  if (!dlp_mpich_agrees(d))
+    return false;
   int aligned;
   size_t unit;
   if (dl_type_aligned(d->count, d->t, &aligned, &unit) == DL_OK && aligned)
     p->mpich_unit = unit > 0 ? unit : 1;
+  return true;
+}
+
+static void choose(const dlp_data *d, plan *p)
+{
+  const dlp_config *c = dlp_cfg();
   int packing = p->stream ? DLP_S_PIPE : DLP_S_PACK;
   p->blocks = MPI_DATATYPE_NULL;
   p->strategy = packing;
@@ -223,7 +235,8 @@ static void choose(const dlp_data *d, plan *p)
     return;
   }
   if (c->strategy == DLP_S_MPICH) {
-    p->strategy = DLP_S_MPICH;
+    if (mpich_may(d, p))
+      p->strategy = DLP_S_MPICH;
     return;
   }
   size_t threshold = at_most(d->bytes / dl_tune_direct_block(d->bytes), MAX_BLOCKS);
@@ -247,7 +260,7 @@ static void choose(const dlp_data *d, plan *p)
     add_kind(p, DLP_S_PACK);
   if (have && n <= adapt_max)
     add_kind(p, DLP_S_BLOCKS);
-  if (c->try_mpich)
+  if (c->try_mpich && mpich_may(d, p))
     add_kind(p, DLP_S_MPICH);
   p->adaptive = p->nkinds > 1;
   for (int i = 0; i < p->nkinds; i++)

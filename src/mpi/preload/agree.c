@@ -4,17 +4,20 @@
  * constructs (struct bounds from lb/ub markers, empty members, copies of
  * negative extent; test/test_mpich.c pins each), and no list of them can
  * be trusted to be whole, so the plan asks MPICH itself, once: its bounds
- * must be dataloop's, and MPI_Pack of a patterned copy of the data's span
- * must give dl_pack's bytes. MPICH may read outside the span the
- * standard gives (a negative-extent copy packed one extent too far), so
- * the probe has margins of the span's size and more around it, patterned
- * too. Types whose span is larger than PROBE_MAX are not probed, and not
- * handed to MPICH. */
+ * must be dataloop's, and MPI_Pack of a probe must give dl_pack's bytes.
+ * The probe is the data's span in fresh anonymous memory with a patterned
+ * stream of nonzero bytes unpacked into it: only the pages the typemap
+ * touches cost memory, and a byte MPICH takes from elsewhere is 0. MPICH
+ * may read outside the span the standard gives (a negative-extent copy
+ * packed one extent too far), so the mapping has margins of the span's
+ * size and more around it. Data spanning more than PROBE_MAX is not
+ * probed, and not handed to MPICH. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "preload.h"
 
-#define PROBE_MAX ((size_t)32 << 20)
+#define PROBE_MAX ((size_t)256 << 20)
 #define MARGIN_MIN ((size_t)64 << 10)
 
 /* the bytes [lo, hi) relative to buf that (count, t) touches */
@@ -40,37 +43,45 @@ static bool bounds_agree(const dlp_data *d)
          mlb == lb && mext == ext && mtlb == tlb && mtext == text;
 }
 
-/* every byte of the span a different function of its offset, so a byte
-   taken from elsewhere shows */
+/* nonzero bytes, each a different function of its position */
 static void pattern(unsigned char *p, size_t n)
 {
   for (size_t i = 0; i < n; i++)
-    p[i] = (unsigned char)((i * 0x9E3779B1u) >> 11 ^ i >> 8);
+    p[i] = (unsigned char)(1 + ((i * 0x9E3779B1u) >> 11 ^ i >> 8) % 255);
+}
+
+/* dl_pack's and MPICH's bytes of the probe at buf */
+static bool same_bytes(const dlp_data *d, void *buf, char *mine, char *theirs)
+{
+  size_t pos = 0;
+  MPI_Count mpos = 0;
+  pattern((unsigned char *)theirs, d->bytes);
+  return dl_unpack(theirs, d->bytes, &pos, buf, d->count, d->t) == DL_OK &&
+         (pos = 0, dl_pack(buf, d->count, d->t, mine, d->bytes, &pos) == DL_OK) &&
+         PMPI_Pack_c(buf, d->count, d->dt, theirs, (MPI_Count)d->bytes, &mpos,
+                     MPI_COMM_SELF) == MPI_SUCCESS &&
+         pos == d->bytes && (size_t)mpos == d->bytes &&
+         memcmp(mine, theirs, d->bytes) == 0;
 }
 
 bool dlp_mpich_agrees(const dlp_data *d)
 {
   dl_aint lo, hi;
-  if (!bounds_agree(d) || !span_of(d, &lo, &hi) || (size_t)(hi - lo) > PROBE_MAX ||
-      d->bytes > PROBE_MAX)
+  if (!bounds_agree(d) || !span_of(d, &lo, &hi) || (size_t)(hi - lo) > PROBE_MAX)
     return false;
   size_t span = (size_t)(hi - lo), margin = span + MARGIN_MIN;
-  unsigned char *mem = malloc(span + 2 * margin);
+  size_t len = span + 2 * margin;
+  void *map = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   char *mine = malloc(d->bytes + 1), *theirs = malloc(d->bytes + 1);
   bool same = false;
-  if (mem && mine && theirs) {
-    pattern(mem, span + 2 * margin);
+  if (map != MAP_FAILED && mine && theirs) {
     /* integer arithmetic: the buffer the type's offsets start from */
-    void *buf = (void *)((uintptr_t)mem + margin - (uintptr_t)lo);
-    size_t pos = 0;
-    MPI_Count mpos = 0;
-    same = dl_pack(buf, d->count, d->t, mine, d->bytes, &pos) == DL_OK &&
-           PMPI_Pack_c(buf, d->count, d->dt, theirs, (MPI_Count)d->bytes, &mpos,
-                       MPI_COMM_SELF) == MPI_SUCCESS &&
-           pos == d->bytes && (size_t)mpos == d->bytes &&
-           memcmp(mine, theirs, d->bytes) == 0;
+    void *buf = (void *)((uintptr_t)map + margin - (uintptr_t)lo);
+    same = same_bytes(d, buf, mine, theirs);
   }
-  free(mem);
+  if (map != MAP_FAILED)
+    munmap(map, len);
   free(mine);
   free(theirs);
   return same;

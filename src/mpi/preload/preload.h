@@ -107,8 +107,8 @@ DLI_HIDDEN void dlp_plan_timed_done(dlp_data *d, double seconds);
    included, the caller measured (seconds; negative: failed) */
 DLI_HIDDEN void dlp_plan_received(dlp_data *d, double seconds);
 /* MPICH's engine moves (d->count, d->dt) as the standard says (its bounds
-   and MPI_Pack of a probe agree with dataloop's); false for data spanning
-   more than 256 MiB, which is not probed (agree.c) */
+   and MPI_Pack of a probe of two copies agree with dataloop's); false
+   where two copies span more than 1 GiB, which is not probed (agree.c) */
 DLI_HIDDEN bool dlp_mpich_agrees(const dlp_data *d);
 /* seconds on a monotonic clock */
 DLI_HIDDEN double dlp_now(void);

@@ -208,24 +208,40 @@ static void add_kind(plan *p, int kind)
   p->kinds[p->nkinds++] = kind;
 }
 
-/* the kind for a new plan p of d: BLOCKS needs few enough blocks; when
-   timing may change it later, the blocks type is made all the same, and
-   p->kinds lists what the trials run */
-/* MPICH may move d: its engine agrees with the standard on it (agree.c);
-   p->mpich_unit says whether it may also unpack it */
-static bool mpich_may(const dlp_data *d, plan *p)
+/* what a new plan may do with MPICH's engine, asked without the lock
+   held (the probe may take a while) */
+typedef struct mpich_verdict {
+  bool may;                /* it moves d as the standard says (agree.c) */
+  size_t unit;             /* dlp_data's mpich_unit */
+} mpich_verdict;
+
+/* a new plan of d would ask: MPICH forced, or among the timed kinds */
+static bool wants_mpich(const dlp_data *d)
 {
-  if (!dlp_mpich_agrees(d))
-    return false;
-  int aligned;
-  size_t unit;
-  if (dl_type_aligned(d->count, d->t, &aligned, &unit) == DL_OK && aligned)
-    p->mpich_unit = unit > 0 ? unit : 1;
-  return true;
+  const dlp_config *c = dlp_cfg();
+  return c->strategy == DLP_S_MPICH ||
+         (c->strategy < 0 && c->adapt && c->try_mpich && d->bytes >= ADAPT_BYTES);
 }
 
-static void choose(const dlp_data *d, plan *p)
+static mpich_verdict ask_mpich(const dlp_data *d)
 {
+  mpich_verdict v = {dlp_mpich_agrees(d), 0};
+  int aligned;
+  size_t unit;
+  if (v.may && dl_type_aligned(d->count, d->t, &aligned, &unit) == DL_OK && aligned)
+    v.unit = unit > 0 ? unit : 1;
+  return v;
+}
+
+/* the kind for a new plan p of d: BLOCKS needs few enough blocks; when
+   timing may change it later, the blocks type is made all the same, and
+   p->kinds lists what the trials run; mv: MPICH's verdict, NULL where
+   wants_mpich said no */
+static void choose(const dlp_data *d, plan *p, const mpich_verdict *mv)
+{
+  bool mpich = mv && mv->may;
+  if (mpich)
+    p->mpich_unit = mv->unit;
   const dlp_config *c = dlp_cfg();
   int packing = p->stream ? DLP_S_PIPE : DLP_S_PACK;
   p->blocks = MPI_DATATYPE_NULL;
@@ -235,7 +251,7 @@ static void choose(const dlp_data *d, plan *p)
     return;
   }
   if (c->strategy == DLP_S_MPICH) {
-    if (mpich_may(d, p))
+    if (mpich)
       p->strategy = DLP_S_MPICH;
     return;
   }
@@ -260,7 +276,7 @@ static void choose(const dlp_data *d, plan *p)
     add_kind(p, DLP_S_PACK);
   if (have && n <= adapt_max)
     add_kind(p, DLP_S_BLOCKS);
-  if (c->try_mpich && mpich_may(d, p))
+  if (c->try_mpich && mpich)
     add_kind(p, DLP_S_MPICH);
   p->adaptive = p->nkinds > 1;
   for (int i = 0; i < p->nkinds; i++)
@@ -275,18 +291,26 @@ static void drop(plan *p)
   memset(p, 0, sizeof(*p));
 }
 
-/* the cached plan of (d->t, d->count), made if new; NULL when every
-   entry is busy; lock held */
-static plan *lookup(const dlp_data *d, bool stream)
+/* the cached plan of (d->t, d->count), or NULL; lock held */
+static plan *find(const dlp_data *d, bool stream)
 {
-  plan *lru = NULL;
-  for (int i = 0; i < PLANS; i++) {
+  for (int i = 0; i < PLANS; i++)
     if (table[i].t == d->t && table[i].count == d->count &&
         table[i].forced == dlp_cfg()->strategy && table[i].stream == stream)
       return &table[i];
+  return NULL;
+}
+
+/* the cached plan of (d->t, d->count), made if new (mv: as for choose);
+   NULL when every entry is busy; lock held */
+static plan *lookup(const dlp_data *d, bool stream, const mpich_verdict *mv)
+{
+  plan *lru = find(d, stream);
+  if (lru)
+    return lru;
+  for (int i = 0; i < PLANS; i++)
     if (!table[i].users && (!lru || !table[i].t || (lru->t && table[i].used < lru->used)))
       lru = &table[i];
-  }
   if (!lru)
     return NULL;
   if (lru->t)
@@ -295,7 +319,7 @@ static plan *lookup(const dlp_data *d, bool stream)
   dl_type_retain(d->t);
   *lru = (plan){.t = d->t, .count = d->count, .forced = dlp_cfg()->strategy,
                 .stream = stream};
-  choose(d, lru);
+  choose(d, lru, mv);
   DLP_TRACE("strategy: %s for %zu bytes (%lld of a type; blocks from %zu bytes%s%s)",
             dlp_strategy_name(lru->strategy), d->bytes, (long long)d->count,
             dl_tune_direct_block(d->bytes), stream ? "; stream" : "",
@@ -469,10 +493,11 @@ static void decide_at(plan *p, unsigned long u)
     decide(p, was);
 }
 
-/* the plan of d, in use until dlp_plan_done; lock held */
-static plan *take(dlp_data *d, bool stream)
+/* the plan of d, in use until dlp_plan_done (mv: as for choose); lock
+   held */
+static plan *take(dlp_data *d, bool stream, const mpich_verdict *mv)
 {
-  plan *p = lookup(d, stream);
+  plan *p = lookup(d, stream, mv);
   if (!p) {
     d->strategy = stream ? DLP_S_PIPE : DLP_S_PACK;
     return NULL;
@@ -517,7 +542,16 @@ void dlp_plan(dlp_data *d, bool stream)
   if (dlp_straight(d))
     return;
   pthread_mutex_lock(&lock);
-  take(d, stream);
+  if (!find(d, stream) && wants_mpich(d)) {
+    /* a new plan: MPICH is asked with the lock released, so that other
+       threads' plans do not wait for the probe */
+    pthread_mutex_unlock(&lock);
+    mpich_verdict v = ask_mpich(d);
+    pthread_mutex_lock(&lock);
+    take(d, stream, &v);
+  } else {
+    take(d, stream, NULL);
+  }
   pthread_mutex_unlock(&lock);
 }
 

@@ -38,31 +38,11 @@ static int side(const void *buf, MPI_Count count, MPI_Datatype dt, int peer,
    arguments for predefined types and empty data; a dense derived type as
    its bytes where they lie (MPICH would otherwise walk a struct of many
    members element by element, to the same bytes). */
-typedef struct args {
-  void *buf;
-  MPI_Count count;
-  MPI_Datatype dt;
-} args;
-
-static args direct(const dlp_data *d)
+static dlp_args direct(const dlp_data *d)
 {
   if (d->named || d->bytes == 0)
-    return (args){d->buf, d->count, d->dt};
-  return (args){d->base, (MPI_Count)d->bytes, MPI_BYTE};
-}
-
-/* BLOCKS and MPICH hand MPICH the user's buffer as it is: described by
-   the hindexed type of its blocks, or by the user's own type (a receive
-   only where MPICH unpacks it soundly, strategy.c) */
-static bool in_place(const dlp_data *d, bool recv, args *a)
-{
-  if (d->strategy == DLP_S_BLOCKS)
-    *a = (args){d->buf, 1, d->blocks};
-  else if (d->strategy == DLP_S_MPICH && (!recv || d->mpich_unit > 0))
-    *a = (args){d->buf, d->count, d->dt};
-  else
-    return false;
-  return true;
+    return (dlp_args){d->buf, d->count, d->dt};
+  return (dlp_args){d->base, (MPI_Count)d->bytes, MPI_BYTE};
 }
 
 static const char *in_place_how(const dlp_data *d)
@@ -114,12 +94,12 @@ static int isend_planned(dlp_data *d, int dest, int tag, MPI_Comm comm, int mode
     d->strategy = DLP_S_PIPE;           /* one request: the stream's */
   if (d->strategy == DLP_S_PIPE)
     return dlp_pipe_isend(d, dest, tag, comm, mode, req);
-  args a;
+  dlp_args a;
   if (d->strategy == DLP_S_DIRECT) {
     a = direct(d);
     return dlp_isend_as(a.buf, a.count, a.dt, dest, tag, comm, mode, req);
   }
-  if (in_place(d, false, &a)) {
+  if (dlp_in_place(d, false, 0, &a)) {
     DLP_TRACE("isend: %zu bytes from %s to %d, tag %d", d->bytes, in_place_how(d),
               dest, tag);
     return dlp_isend_as(a.buf, a.count, a.dt, dest, tag, comm, mode, req);
@@ -177,12 +157,12 @@ static int send_common(const void *buf, MPI_Count count, MPI_Datatype dt, int de
     dlp_plan_timed_done(&d, rc ? -1 : dlp_now() - t0);
     return rc;
   }
-  args a;
+  dlp_args a;
   if (d.strategy == DLP_S_DIRECT) {
     a = direct(&d);
     return dlp_send_as(a.buf, a.count, a.dt, dest, tag, comm, mode);
   }
-  if (in_place(&d, false, &a)) {
+  if (dlp_in_place(&d, false, 0, &a)) {
     DLP_TRACE("send: %zu bytes from %s to %d, tag %d", d.bytes, in_place_how(&d),
               dest, tag);
     rc = dlp_send_as(a.buf, a.count, a.dt, dest, tag, comm, mode);
@@ -231,12 +211,12 @@ static int irecv_planned(dlp_data *d, bool stream, int src, int tag, MPI_Comm co
 {
   if (stream)
     return dlp_pipe_irecv(d, src, tag, comm, req);
-  args a;
+  dlp_args a;
   if (d->strategy == DLP_S_DIRECT) {
     a = direct(d);
     return dlp_irecv_as(a.buf, a.count, a.dt, src, tag, comm, req);
   }
-  if (in_place(d, true, &a)) {
+  if (dlp_in_place(d, true, 0, &a)) {
     DLP_TRACE("irecv: up to %zu bytes into %s from %d, tag %d", d->bytes,
               in_place_how(d), src, tag);
     return dlp_irecv_as(a.buf, a.count, a.dt, src, tag, comm, req);
@@ -300,7 +280,7 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int
   /* timed, like sends: the whole blocking receive, unpacking included */
   bool stream = plan_recv(&d);
   double t0 = dlp_now();
-  args a;
+  dlp_args a;
   if (stream && !dlp_pipe_active()) {
     rc = dlp_pipe_recv(&d, src, tag, comm, status);
   } else if (pipe_recv(&d)) {
@@ -311,7 +291,7 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int
   } else if (d.strategy == DLP_S_DIRECT) {
     a = direct(&d);
     rc = dlp_recv_as(a.buf, a.count, a.dt, src, tag, comm, status);
-  } else if (in_place(&d, true, &a)) {
+  } else if (dlp_in_place(&d, true, 0, &a)) {
     DLP_TRACE("recv: up to %zu bytes into %s from %d, tag %d", d.bytes,
               in_place_how(&d), src, tag);
     rc = dlp_recv_as(a.buf, a.count, a.dt, src, tag, comm, status);
@@ -388,15 +368,15 @@ static int sendrecv_common(const void *sbuf, MPI_Count scount, MPI_Datatype styp
   if (pipe_send(&s, dest, stag, comm) || pipe_recv(&r))
     return sendrecv_pipe(&s, dest, stag, &r, src, rtag, comm, status);
   if (dlp_straight(&s) && dlp_straight(&r)) {
-    args a = direct(&s), b = direct(&r);
+    dlp_args a = direct(&s), b = direct(&r);
     return sendrecv_as(a.buf, a.count, a.dt, dest, stag, b.buf, b.count, b.dt, src,
                        rtag, comm, status);
   }
   /* each side as one byte transfer: the user's blocks, or staged */
   dlp_plan(&s, false);
   dlp_plan(&r, false);
-  args a = {0}, b = {0};
-  bool sb = in_place(&s, false, &a), rb = in_place(&r, true, &b);
+  dlp_args a = {0}, b = {0};
+  bool sb = dlp_in_place(&s, false, 0, &a), rb = dlp_in_place(&r, true, 0, &b);
   void *so = NULL, *ri = NULL;
   int rc = dlp_straight(&s) || sb ? MPI_SUCCESS : dlp_stage_out(&s, &so);
   if (!rc && !dlp_straight(&r) && !rb && !(ri = dlp_stage_get(r.bytes)))
@@ -409,9 +389,9 @@ static int sendrecv_common(const void *sbuf, MPI_Count scount, MPI_Datatype styp
   }
   MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
   if (!sb)
-    a = so ? (args){so, (MPI_Count)s.bytes, MPI_PACKED} : direct(&s);
+    a = so ? (dlp_args){so, (MPI_Count)s.bytes, MPI_PACKED} : direct(&s);
   if (!rb)
-    b = ri ? (args){ri, (MPI_Count)r.bytes, MPI_PACKED} : direct(&r);
+    b = ri ? (dlp_args){ri, (MPI_Count)r.bytes, MPI_PACKED} : direct(&r);
   rc = sendrecv_as(a.buf, a.count, a.dt, dest, stag, b.buf, b.count, b.dt, src, rtag,
                    comm, st);
   dlp_plan_done(&s);

@@ -198,45 +198,26 @@ static char *landing(const dlp_pipe *p, size_t k)
 }
 
 /* where the first receive lands: where a whole message would (dense data
-   in the user's buffer, a plan sending blocks as they lie in the user's
-   blocks, else the staging buffer); sets p->placed and p->land */
-typedef struct target {
-  void *buf;
-  MPI_Count count;
-  MPI_Datatype dt;
-} target;
-
-/* the first receive lands in the user's data through MPICH: the blocks'
-   hindexed type, or the user's own type where a chunk ends between
-   elements (strategy.c) */
-static bool in_user_data(const dlp_data *d, size_t C, target *t)
+   in the user's buffer, the user's data through MPICH where the plan hands
+   it the blocks or the type and a chunk ends between elements, else the
+   staging buffer); sets p->placed and p->land */
+static dlp_args first_target(dlp_pipe *p)
 {
-  if (d->strategy == DLP_S_BLOCKS && d->blocks != MPI_DATATYPE_NULL)
-    *t = (target){d->buf, 1, d->blocks};
-  else if (d->strategy == DLP_S_MPICH && d->mpich_unit > 0 && C % d->mpich_unit == 0)
-    *t = (target){d->buf, d->count, d->dt};
-  else
-    return false;
-  return true;
-}
-
-static target first_target(dlp_pipe *p)
-{
-  target t;
-  if (in_user_data(&p->d, p->C, &t)) {
+  dlp_args t;
+  if (dlp_in_place(&p->d, true, p->C, &t)) {
     p->placed = true;
     p->land = p->d.buf;
     return t;
   }
   p->placed = p->d.dense;
   p->land = p->d.dense ? p->d.base : p->stage;
-  return (target){p->land, (MPI_Count)p->n, MPI_PACKED};
+  return (dlp_args){p->land, (MPI_Count)p->n, MPI_PACKED};
 }
 
 /* the first receive takes a whole message as well as a first chunk */
 static int post_first(dlp_pipe *p)
 {
-  target t = first_target(p);
+  dlp_args t = first_target(p);
   return dlp_irecv_as(t.buf, t.count, t.dt, p->peer, p->tag, p->comm, &p->rreq);
 }
 
@@ -422,8 +403,9 @@ void dlp_progress(void)
 static bool recv_buffers(dlp_pipe *p)
 {
   size_t two = 2 * p->C;     /* C is at most 1 GiB (config.c) */
-  target t;
-  size_t cap = p->d.dense ? p->C : in_user_data(&p->d, p->C, &t) || p->n < two ? two : p->n;
+  dlp_args t;
+  bool placed = dlp_in_place(&p->d, true, p->C, &t);
+  size_t cap = p->d.dense ? p->C : placed || p->n < two ? two : p->n;
   p->stage = dlp_stage_get(cap);
   if (!p->stage)
     return false;
@@ -519,34 +501,40 @@ int dlp_pipe_isend(const dlp_data *d, int dest, int tag, MPI_Comm comm, int mode
 
 static void trace_recv(const dlp_pipe *p, const char *how)
 {
-  target t;
+  dlp_args t;
   DLP_TRACE("receive stream%s: up to %zu bytes from %d, tag %d%s", how, p->n, p->peer,
-            p->tag, p->d.dense ? ", dense" : !in_user_data(&p->d, p->C, &t) ? ""
+            p->tag, p->d.dense ? ", dense" : !dlp_in_place(&p->d, true, p->C, &t) ? ""
             : p->d.strategy == DLP_S_BLOCKS ? ", first into the user's blocks"
             : ", first into the user's type (MPICH)");
+}
+
+/* a new receive stream, traced; NULL (*err set) when out of memory */
+static dlp_pipe *recv_new(const dlp_data *d, int src, int tag, MPI_Comm comm,
+                          const char *how, int *err)
+{
+  dlp_pipe *p = pipe_new(d, src, tag, comm, false, err);
+  if (p)
+    trace_recv(p, how);
+  return p;
 }
 
 int dlp_pipe_irecv(const dlp_data *d, int src, int tag, MPI_Comm comm,
                    MPI_Request *req)
 {
   int err;
-  dlp_pipe *p = pipe_new(d, src, tag, comm, false, &err);
-  if (!p)
-    return dlp_raise(comm, err);
-  trace_recv(p, "");
-  return start(p, NULL, req);
+  dlp_pipe *p = recv_new(d, src, tag, comm, "", &err);
+  return p ? start(p, NULL, req) : dlp_raise(comm, err);
 }
 
 int dlp_pipe_recv(const dlp_data *d, int src, int tag, MPI_Comm comm,
                   MPI_Status *status)
 {
   int err;
-  dlp_pipe *p = pipe_new(d, src, tag, comm, false, &err);
+  dlp_pipe *p = recv_new(d, src, tag, comm, ", blocking", &err);
   if (!p)
     return dlp_raise(comm, err);
-  trace_recv(p, ", blocking");
   MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-  target t = first_target(p);
+  dlp_args t = first_target(p);
   int rc = dlp_recv_as(t.buf, t.count, t.dt, src, tag, comm, st);
   size_t got = dlp_status_bytes(st);
   bool whole = rc != MPI_SUCCESS || got != p->C;

@@ -127,6 +127,18 @@ static inline bool dlp_straight(const dlp_data *d)
 {
   return d->named || d->dense || d->bytes == 0;
 }
+/* a buffer as MPICH is handed it */
+typedef struct dlp_args {
+  void *buf;
+  MPI_Count count;
+  MPI_Datatype dt;
+} dlp_args;
+/* BLOCKS and MPICH hand MPICH the user's buffer as it is (*a): described
+   by the hindexed type of its blocks, or by the user's own type; a receive
+   of the latter only where MPICH unpacks it soundly (d->mpich_unit) and
+   pieces cut at multiples of `cut` bytes (0: the message whole) end
+   between elements. false: the data is staged */
+DLI_HIDDEN bool dlp_in_place(const dlp_data *d, bool recv, size_t cut, dlp_args *a);
 /* staging memory of n bytes (a kept buffer when one is large enough), and
    its return; dlp_stage_flush frees the kept ones (at MPI_Finalize) */
 DLI_HIDDEN void *dlp_stage_get(size_t n);

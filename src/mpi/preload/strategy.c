@@ -301,13 +301,11 @@ static plan *find(const dlp_data *d, bool stream)
   return NULL;
 }
 
-/* the cached plan of (d->t, d->count), made if new (mv: as for choose);
-   NULL when every entry is busy; lock held */
-static plan *lookup(const dlp_data *d, bool stream, const mpich_verdict *mv)
+/* a new plan of (d->t, d->count) in the least recently used free entry
+   (mv: as for choose); NULL when every entry is busy; lock held */
+static plan *make(const dlp_data *d, bool stream, const mpich_verdict *mv)
 {
-  plan *lru = find(d, stream);
-  if (lru)
-    return lru;
+  plan *lru = NULL;
   for (int i = 0; i < PLANS; i++)
     if (!table[i].users && (!lru || !table[i].t || (lru->t && table[i].used < lru->used)))
       lru = &table[i];
@@ -493,14 +491,13 @@ static void decide_at(plan *p, unsigned long u)
     decide(p, was);
 }
 
-/* the plan of d, in use until dlp_plan_done (mv: as for choose); lock
-   held */
-static plan *take(dlp_data *d, bool stream, const mpich_verdict *mv)
+/* d takes plan p (NULL: none could be made), in use until dlp_plan_done;
+   lock held */
+static void take(dlp_data *d, plan *p, bool stream)
 {
-  plan *p = lookup(d, stream, mv);
   if (!p) {
     d->strategy = stream ? DLP_S_PIPE : DLP_S_PACK;
-    return NULL;
+    return;
   }
   p->used = ++clock_;
   p->users++;
@@ -529,7 +526,6 @@ static plan *take(dlp_data *d, bool stream, const mpich_verdict *mv)
     d->watch = now < 0 && was < 0 && trial_at(p, u - SETTLE) < 0 && u > early_end(p) + SETTLE;
     d->strategy = now >= 0 ? p->kinds[now] : p->strategy;
   }
-  return p;
 }
 
 void dlp_plan(dlp_data *d, bool stream)
@@ -542,16 +538,22 @@ void dlp_plan(dlp_data *d, bool stream)
   if (dlp_straight(d))
     return;
   pthread_mutex_lock(&lock);
-  if (!find(d, stream) && wants_mpich(d)) {
-    /* a new plan: MPICH is asked with the lock released, so that other
-       threads' plans do not wait for the probe */
-    pthread_mutex_unlock(&lock);
-    mpich_verdict v = ask_mpich(d);
-    pthread_mutex_lock(&lock);
-    take(d, stream, &v);
-  } else {
-    take(d, stream, NULL);
+  plan *p = find(d, stream);
+  if (!p) {
+    mpich_verdict v, *mv = NULL;
+    if (wants_mpich(d)) {
+      /* MPICH is asked with the lock released, so that other threads'
+         plans do not wait for the probe; one may make this plan meanwhile */
+      pthread_mutex_unlock(&lock);
+      v = ask_mpich(d);
+      mv = &v;
+      pthread_mutex_lock(&lock);
+      p = find(d, stream);
+    }
+    if (!p)
+      p = make(d, stream, mv);
   }
+  take(d, p, stream);
   pthread_mutex_unlock(&lock);
 }
 

@@ -15,7 +15,14 @@ int dl_type_from_mpi(MPI_Datatype dt, dl_type **out);
 
 /* The returned type is committed and belongs to dt: it stays valid until
    dt is freed (or, for a predefined type, until MPI_Finalize); do not free
-   it. MPI_Type_dup shares it with the duplicate. */
+   it. MPI_Type_dup shares it with the duplicate.
+
+   Bounds are the MPI library's: every decoded level has the lb and extent
+   that MPI_Type_get_extent reports for it (MPICH 4.0.2 departs from the
+   standard in several rules, doc/mpi.md), so copies lie where the program,
+   and MPICH's own engine, put them. Data within a level stays where the
+   standard puts it, also where MPICH's MPI_Pack reads elsewhere or fails.
+   dl_type_true_extent stays the bytes the type touches. */
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every shared library of the project exports dl_* symbols only; the PMPI
-# interposer exports the MPI_* functions it intercepts and dl_preload_active,
+# interposer exports the MPI_* functions it intercepts, dl_preload_active and
+# dl_preload_counts,
 # nothing else (everything else it holds, the engine included, is local).
 libs=$(find "${top_builddir:-.}/.libs" -name 'libdataloop*.so.*.*' -type f 2>/dev/null)
 if [ -z "$libs" ]; then
@@ -35,8 +36,8 @@ if [ -f "$pre" ]; then
     MPI_Waitall MPI_Waitany MPI_Waitsome MPI_Test MPI_Testall MPI_Testany
     MPI_Testsome MPI_Request_free MPI_Cancel MPI_Pack_external MPI_Pack_external_c
     MPI_Unpack_external MPI_Unpack_external_c MPI_Pack_external_size
-    MPI_Pack_external_size_c"
-  want=$(for f in $intercepted dl_preload_active; do echo "$f"; done | sort)
+    MPI_Pack_external_size_c MPI_Finalize MPI_Abort"
+  want=$(for f in $intercepted dl_preload_active dl_preload_counts; do echo "$f"; done | sort)
   have=$(defined "$pre" | sort)
   if [ "$want" != "$have" ]; then
     echo "$pre exports differ from the intercepted calls:" >&2

@@ -127,18 +127,10 @@ int recipe_build_mpi_classic(const recipe *rc, MPI_Datatype *out)
   return build_mpi(rc, out, false);
 }
 
-static int build_mpi(const recipe *rc, MPI_Datatype *out, bool large)
+/* the recipe's top level over its children's MPI types */
+static int mpi_level(const recipe *rc, MPI_Datatype *kids, bool large, MPI_Datatype *out)
 {
-  *out = MPI_DATATYPE_NULL;
-  if (rc->kind == RT_BUILTIN) {
-    *out = mpi_builtin(rc->basic);
-    return *out == MPI_DATATYPE_NULL ? MPI_ERR_TYPE : MPI_SUCCESS;
-  }
-  MPI_Datatype kids[4] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL,
-                          MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
   int err = MPI_SUCCESS;
-  for (int i = 0; i < rc->nkids && err == MPI_SUCCESS; i++)
-    err = build_mpi(rc->kids[i], &kids[i], large);
   MPI_Datatype c = kids[0];
   MPI_Count *bls = counts(rc->bls, rc->bls ? rc->n : 0);
   MPI_Count *ds = counts(rc->displs, rc->displs ? rc->n : 0);
@@ -191,10 +183,71 @@ static int build_mpi(const recipe *rc, MPI_Datatype *out, bool large)
   }
   free(bls);
   free(ds);
-  /* the new type keeps what it needs of its children */
+  return err;
+}
+
+/* the new type keeps what it needs of its children */
+static void kids_free(const recipe *rc, MPI_Datatype *kids)
+{
   for (int i = 0; i < rc->nkids; i++)
     if (kids[i] != MPI_DATATYPE_NULL && rc->kids[i]->kind != RT_BUILTIN)
       MPI_Type_free(&kids[i]);
+}
+
+static int build_mpi(const recipe *rc, MPI_Datatype *out, bool large)
+{
+  *out = MPI_DATATYPE_NULL;
+  if (rc->kind == RT_BUILTIN) {
+    *out = mpi_builtin(rc->basic);
+    return *out == MPI_DATATYPE_NULL ? MPI_ERR_TYPE : MPI_SUCCESS;
+  }
+  MPI_Datatype kids[4] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL,
+                          MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
+  int err = MPI_SUCCESS;
+  for (int i = 0; i < rc->nkids && err == MPI_SUCCESS; i++)
+    err = build_mpi(rc->kids[i], &kids[i], large);
+  if (err == MPI_SUCCESS)
+    err = mpi_level(rc, kids, large, out);
+  kids_free(rc, kids);
+  return err;
+}
+
+static int align_of(dl_builtin_t b);
+
+int recipe_host(const recipe *rc, MPI_Datatype *out, model **m)
+{
+  *out = MPI_DATATYPE_NULL;
+  *m = NULL;
+  if (rc->kind == RT_BUILTIN) {
+    *out = mpi_builtin(rc->basic);
+    dl_count sz = 0;
+    dl_type_size(rt_basic_type((int)rc->basic), &sz);
+    *m = model_builtin(sz, (int)rc->basic < DL_NUM_BUILTINS
+                               ? align_of(rc->basic) : rt_basic_align((int)rc->basic));
+    return *out == MPI_DATATYPE_NULL ? MPI_ERR_TYPE : MPI_SUCCESS;
+  }
+  MPI_Datatype kids[4] = {MPI_DATATYPE_NULL, MPI_DATATYPE_NULL,
+                          MPI_DATATYPE_NULL, MPI_DATATYPE_NULL};
+  model *km[4] = {NULL, NULL, NULL, NULL};
+  int err = MPI_SUCCESS;
+  for (int i = 0; i < rc->nkids && err == MPI_SUCCESS; i++)
+    err = recipe_host(rc->kids[i], &kids[i], &km[i]);
+  if (err == MPI_SUCCESS)
+    err = mpi_level(rc, kids, true, out);
+  kids_free(rc, kids);
+  model *std = err == MPI_SUCCESS ? recipe_model_level(rc, km) : NULL;
+  for (int i = 0; i < rc->nkids; i++)
+    model_free(km[i]);
+  MPI_Count lb, ext;
+  if (std && MPI_Type_get_extent_c(*out, &lb, &ext) == MPI_SUCCESS &&
+      (lb != std->lb || ext != model_extent(std))) {
+    *m = model_resized(std, lb, ext);
+    model_free(std);
+  } else {
+    *m = std;
+  }
+  if (err == MPI_SUCCESS && !*m)
+    err = MPI_ERR_NO_MEM;
   return err;
 }
 
@@ -551,6 +604,14 @@ static bool mpi_bounds_agree(MPI_Datatype mt, const dl_type *t)
   dl_type_true_extent(t, &c, &d);
   dl_type_size(t, &s);
   return lb == a && ext == b && size == s && (s == 0 || (tlb == c && text == d));
+}
+
+bool mpich_external_host_ok(const rtype *rt)
+{
+  dl_count size;
+  dl_type_size(rt->t, &size);
+  return size > 0 && !(recipe_mpich_deviates(rt->rc) & DEV_NO_PACK) &&
+         struct_members_full(rt->rc);
 }
 
 bool mpich_external_ok(const rtype *rt, MPI_Datatype mt)

@@ -19,6 +19,13 @@ int recipe_build_mpi(const recipe *rc, MPI_Datatype *out);
    with the large-count (_c) constructors */
 int recipe_build_mpi_classic(const recipe *rc, MPI_Datatype *out);
 
+/* The recipe built with MPI's constructors (as recipe_build_mpi) and its
+   typemap model as the host MPI places data: each level modelled the
+   standard's way over its children, then resized to the lb and extent the
+   MPI library reports for it (MPI_Type_get_extent). What an interposed
+   MPI_Pack must produce (doc/mpi.md). */
+int recipe_host(const recipe *rc, MPI_Datatype *out, model **m);
+
 /* Constructs for which MPICH 4.0.2 answers differently from the standard
    (bounds or packed bytes), or not at all. Each was confirmed with a hand-built type, and
    test_mpich.c has one test per class pinning MPICH's actual answer. */
@@ -66,5 +73,9 @@ bool recipe_has_long_double(const recipe *rc);
    it holds nothing MPICH's external32 dies on (an empty type, a struct with
    an empty member, a cyclic darray). */
 bool mpich_external_ok(const rtype *rt, MPI_Datatype mt);
+/* Whether MPICH 4.0.2's MPI_Pack_external may be asked about a random type
+   of one basic type at all; it then places data as recipe_host's model
+   says (its own bounds at every level) */
+bool mpich_external_host_ok(const rtype *rt);
 
 #endif

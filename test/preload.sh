@@ -6,7 +6,14 @@
 b=${top_builddir:-.}
 lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload.so
 [ -f "$lib" ] || { echo "no $lib (configured with --disable-shared?)" >&2; exit 77; }
+stats=$(mktemp)
+trap 'rm -f "$stats"' EXIT
 echo "== with the interposer"
-LD_PRELOAD=$lib DL_EXPECT_PRELOAD=1 $DL_VALGRIND "$b/test/test_preload" || exit 1
+LD_PRELOAD=$lib DL_EXPECT_PRELOAD=1 DL_STATS_FILE=$stats $DL_VALGRIND \
+  "$b/test/test_preload" || exit 1
+# DL_STATS_FILE: one line at MPI_Finalize, with the packs counted
+grep -Eq '^dataloop-preload pid=[0-9]+ pack=[1-9][0-9]* unpack=[1-9][0-9]* send=0 recv=0$' \
+  "$stats" && [ "$(wc -l < "$stats")" -eq 1 ] ||
+  { echo "DL_STATS_FILE holds:" >&2; cat "$stats" >&2; exit 1; }
 echo "== plain MPICH"
 DL_EXPECT_PRELOAD=0 "$b/test/test_preload" || exit 1

@@ -78,6 +78,8 @@ int rt_basic_align(int basic)
 /* the basic types of typed generation in this thread, or none */
 static _Thread_local const int *typed_basics;
 static _Thread_local int typed_n;
+/* rtype_gen_deviant: draws weighted towards MPICH's bounds deviations */
+static _Thread_local bool deviant;
 
 /* ---- text ---- */
 
@@ -310,6 +312,53 @@ static model *model_of_indexed(const recipe *rc, const model *c)
   return m;
 }
 
+/* a predefined type: basics[pick] (typed: typed_basics[pick]); pick < 0
+   draws one. *picked says which. */
+static recipe *builtin(rng *r, int pick, int *picked, model **m)
+{
+  recipe *rc = node(RT_BUILTIN);
+  dl_count sz;
+  if (typed_basics) {
+    *picked = pick >= 0 ? pick : (int)rng_range(r, 0, typed_n - 1);
+    int id = typed_basics[*picked];
+    rc->basic = (dl_builtin_t)id;
+    dl_type_size(rt_basic_type(id), &sz);
+    *m = model_builtin_typed(sz, rt_basic_align(id), id);
+    return rc;
+  }
+  int k = *picked = pick >= 0 ? pick : (int)rng_range(r, 0, NBASICS - 1);
+  rc->basic = basics[k].id;
+  dl_type_size(dl_builtin(rc->basic), &sz);
+  *m = model_builtin(sz, basics[k].align);
+  return rc;
+}
+
+/* a struct member for rtype_gen_deviant: often an empty type, a
+   blocklength-0 vector (empty, yet MPICH gives it bounds) or a resized
+   type (whose markers MPICH's struct ignores) */
+static recipe *deviant_member(rng *r, int depth, model **m, long *counts)
+{
+  static const int kinds[] = {RT_CONTIG, RT_CONTIG, RT_VECTOR, RT_RESIZED};
+  int roll = (int)rng_range(r, 0, 5);
+  if (roll >= 4 || depth < 2)
+    return child(r, depth, m, counts);
+  recipe *rc = node(kinds[roll]);
+  model *c;
+  rc->kids = calloc(1, sizeof(recipe *));
+  rc->kids[0] = child(r, depth - 1, &c, counts);
+  rc->nkids = 1;
+  if (rc->kind == RT_VECTOR) {
+    rc->n = rng_range(r, 1, 3);
+    rc->stride = rng_range(r, -3, 5);
+  } else if (rc->kind == RT_RESIZED) {
+    rc->lb = c->true_lb - rng_range(r, 0, 8);
+    rc->extent = c->true_ub - rc->lb + rng_range(r, 0, 24);
+  }
+  *m = recipe_model_level(rc, &c);
+  model_free(c);
+  return rc;
+}
+
 static recipe *draw_struct(rng *r, int depth, model **m, long *counts)
 {
   recipe *rc = node(RT_STRUCT);
@@ -318,12 +367,19 @@ static recipe *draw_struct(rng *r, int depth, model **m, long *counts)
   rc->kids = calloc(4, sizeof(recipe *));
   rc->nkids = n;
   model *ms[4];
+  /* deviant: a quarter are structs of one predefined type */
+  int same = deviant && rng_range(r, 0, 3) == 0 ? -1 : -2;
   for (int i = 0; i < n; i++) {
-    rc->kids[i] = child(r, depth, &ms[i], counts);
+    if (same >= -1)
+      rc->kids[i] = builtin(r, same, &same, &ms[i]);
+    else if (deviant)
+      rc->kids[i] = deviant_member(r, depth, &ms[i], counts);
+    else
+      rc->kids[i] = child(r, depth, &ms[i], counts);
     rc->bls[i] = rng_range(r, 0, 3);
     rc->displs[i] = rng_range(r, -64, 160);
   }
-  *m = model_struct(n, rc->bls, rc->displs, ms);
+  *m = recipe_model_level(rc, ms);
   for (int i = 0; i < n; i++)
     model_free(ms[i]);
   return rc;
@@ -362,25 +418,17 @@ static void draw_darray(rng *r, recipe *rc)
 
 static recipe *draw(rng *r, int depth, model **m, long *counts)
 {
-  int kind = depth <= 0 || rng_range(r, 0, 5) == 0
-                 ? RT_BUILTIN : (int)rng_range(r, RT_CONTIG, RT_NKINDS - 1);
+  /* deviant: structs, resized and darray types three times as often */
+  static const int weighted[] = {RT_STRUCT, RT_STRUCT, RT_RESIZED, RT_RESIZED,
+                                 RT_DARRAY, RT_DARRAY};
+  int kind = depth <= 0 || rng_range(r, 0, 5) == 0 ? RT_BUILTIN
+           : deviant && rng_range(r, 0, 1) ? weighted[rng_range(r, 0, 5)]
+           : (int)rng_range(r, RT_CONTIG, RT_NKINDS - 1);
   if (counts)
     counts[kind]++;
   if (kind == RT_BUILTIN) {
-    recipe *rc = node(RT_BUILTIN);
-    dl_count sz;
-    if (typed_basics) {
-      int id = typed_basics[rng_range(r, 0, typed_n - 1)];
-      rc->basic = (dl_builtin_t)id;
-      dl_type_size(rt_basic_type(id), &sz);
-      *m = model_builtin_typed(sz, rt_basic_align(id), id);
-      return rc;
-    }
-    int k = (int)rng_range(r, 0, NBASICS - 1);
-    rc->basic = basics[k].id;
-    dl_type_size(dl_builtin(rc->basic), &sz);
-    *m = model_builtin(sz, basics[k].align);
-    return rc;
+    int picked;
+    return builtin(r, -1, &picked, m);
   }
   if (kind == RT_STRUCT)
     return draw_struct(r, depth, m, counts);
@@ -393,42 +441,45 @@ static recipe *draw(rng *r, int depth, model **m, long *counts)
   rc->bl = rng_range(r, 0, 3);
   dl_aint ext = model_extent(c);
   switch (kind) {
-  case RT_CONTIG:
-    *m = model_contig(rc->n, c);
-    break;
   case RT_VECTOR:
     rc->stride = rng_range(r, -3, 5);
-    *m = model_hvector(rc->n, rc->bl, rc->stride * ext, c);
     break;
   case RT_HVECTOR:
     rc->stride = rng_range(r, 0, 2) == 0 ? rc->bl * ext : rng_range(r, -64, 96);
-    *m = model_hvector(rc->n, rc->bl, rc->stride, c);
     break;
   case RT_RESIZED:
     rc->lb = rng_range(r, -16, 16);
-    rc->extent = rng_range(r, 0, 4) == 0 ? rng_range(r, -24, 0)
-                                         : c->true_ub - c->true_lb + rng_range(r, 0, 24);
-    *m = model_resized(c, rc->lb, rc->extent);
+    rc->extent = rng_range(r, 0, deviant ? 1 : 4) == 0
+                     ? rng_range(r, -24, 0)
+                     : c->true_ub - c->true_lb + rng_range(r, 0, 24);
     break;
-  case RT_DUP:
-    *m = model_copy(c);
-    break;
-  case RT_SUBARRAY:
-    draw_subarray(r, rc);
-    *m = model_subarray(rc->ndims, rc->sizes, rc->subs, rc->starts, rc->order, c);
-    break;
-  case RT_DARRAY:
-    draw_darray(r, rc);
-    *m = model_darray(rc->size, rc->rank, rc->ndims, rc->sizes, rc->dist,
-                      rc->darg, rc->psizes, rc->order, c);
-    break;
-  default:
-    draw_indexed(r, rc, c);
-    *m = model_of_indexed(rc, c);
-    break;
+  case RT_SUBARRAY: draw_subarray(r, rc); break;
+  case RT_DARRAY: draw_darray(r, rc); break;
+  case RT_CONTIG: case RT_DUP: break;
+  default: draw_indexed(r, rc, c); break;
   }
+  *m = recipe_model_level(rc, &c);
   model_free(c);
   return rc;
+}
+
+model *recipe_model_level(const recipe *rc, model *const *kids)
+{
+  const model *c = kids[0];
+  switch (rc->kind) {
+  case RT_STRUCT: return model_struct(rc->n, rc->bls, rc->displs, kids);
+  case RT_CONTIG: return model_contig(rc->n, c);
+  case RT_VECTOR: return model_hvector(rc->n, rc->bl, rc->stride * model_extent(c), c);
+  case RT_HVECTOR: return model_hvector(rc->n, rc->bl, rc->stride, c);
+  case RT_RESIZED: return model_resized(c, rc->lb, rc->extent);
+  case RT_DUP: return model_copy(c);
+  case RT_SUBARRAY:
+    return model_subarray(rc->ndims, rc->sizes, rc->subs, rc->starts, rc->order, c);
+  case RT_DARRAY:
+    return model_darray(rc->size, rc->rank, rc->ndims, rc->sizes, rc->dist, rc->darg,
+                        rc->psizes, rc->order, c);
+  default: return model_of_indexed(rc, c);
+  }
 }
 
 int rtype_gen_typed(rng *r, int depth, const int *basics_, int n, rtype *out)
@@ -437,6 +488,15 @@ int rtype_gen_typed(rng *r, int depth, const int *basics_, int n, rtype *out)
   typed_n = n;
   int rc = rtype_gen(r, depth, out, NULL);
   typed_basics = NULL;
+  return rc;
+}
+
+int rtype_gen_deviant(rng *r, int depth, const int *basics_, int n, rtype *out)
+{
+  deviant = true;
+  int rc = basics_ ? rtype_gen_typed(r, depth, basics_, n, out)
+                   : rtype_gen(r, depth, out, NULL);
+  deviant = false;
   return rc;
 }
 

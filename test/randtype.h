@@ -51,6 +51,13 @@ typedef struct rtype {
 int rtype_gen(rng *r, int depth, rtype *out, long *kind_counts);
 void rtype_free(rtype *t);
 
+/* The same drawing weighted towards the constructs where MPI libraries'
+   bounds rules are known to depart from the standard (mpi_recipe.h):
+   structs (of one predefined type, with empty or blocklength-0 members),
+   resized types (with negative extents), darrays; typed (as
+   rtype_gen_typed) when basics is not NULL */
+int rtype_gen_deviant(rng *r, int depth, const int *basics, int n, rtype *out);
+
 /* The same drawing only from the given basic types (ids at and past
    DL_NUM_BUILTINS are dl_builtin_more's), with a typed model: each run
    remembers its elements' type (mrun.elem). */
@@ -59,6 +66,10 @@ int rtype_gen_typed(rng *r, int depth, const int *basics, int n, rtype *out);
 /* the predefined type of a basic id, and its alignment as C lays it out */
 dl_type *rt_basic_type(int basic);
 int rt_basic_align(int basic);
+
+/* the typemap model of a recipe's top level, given its children's models
+   (not a builtin) */
+model *recipe_model_level(const recipe *rc, model *const *kids);
 
 /* the recipe built with the library's constructors */
 int recipe_build(const recipe *rc, dl_type **out);

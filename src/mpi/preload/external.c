@@ -43,6 +43,7 @@ static int pack_ext(const char *datarep, const void *in, MPI_Count incount,
   int rc = judge(datarep, in, incount, dt, &d);
   if (rc)
     return rc;
+  dlp_count(DLP_N_PACK);
   size_t pos = (size_t)*position;
   rc = dl_pack_external(datarep, in, incount, d.t, out, (size_t)outsize, &pos);
   *position = (MPI_Count)pos;
@@ -60,6 +61,7 @@ static int unpack_ext(const char *datarep, const void *in, MPI_Count insize,
   int rc = judge(datarep, out, outcount, dt, &d);
   if (rc)
     return rc;
+  dlp_count(DLP_N_UNPACK);
   size_t pos = (size_t)*position;
   rc = dl_unpack_external(datarep, in, (size_t)insize, &pos, out, outcount, d.t);
   *position = (MPI_Count)pos;

@@ -34,6 +34,13 @@ static int side(const void *buf, MPI_Count count, MPI_Datatype dt, int peer,
   return count < 0 || dt == MPI_DATATYPE_NULL ? DLP_PASS : MPI_SUCCESS;
 }
 
+/* counts a side with a derived type's data (dl_preload_counts) */
+static void count_side(const dlp_data *d, int what)
+{
+  if (!dlp_straight(d))
+    dlp_count(what);
+}
+
 /* What MPICH gets for data that needs no dataloop work: the user's own
    arguments for predefined types and empty data; a dense derived type as
    its bytes where they lie (MPICH would otherwise walk a struct of many
@@ -141,6 +148,7 @@ static int send_common(const void *buf, MPI_Count count, MPI_Datatype dt, int de
   if (rc)
     return rc == DLP_PASS ? dlp_send_as(buf, count, dt, dest, tag, comm, mode)
                           : dlp_raise(comm, rc);
+  count_side(&d, DLP_N_SEND);
   /* timed: the plan may switch kinds by how long its sends take */
   bool piped = pipe_send(&d, dest, tag, comm);
   if (piped)
@@ -191,6 +199,7 @@ static int isend_common(const void *buf, MPI_Count count, MPI_Datatype dt, int d
   if (rc)
     return rc == DLP_PASS ? dlp_isend_as(buf, count, dt, dest, tag, comm, mode, req)
                           : dlp_raise(comm, rc);
+  count_side(&d, DLP_N_SEND);
   return isend_data(&d, dest, tag, comm, mode, req);
 }
 
@@ -277,6 +286,7 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int
   if (rc)
     return rc == DLP_PASS ? dlp_recv_as(buf, count, dt, src, tag, comm, status)
                           : dlp_raise(comm, rc);
+  count_side(&d, DLP_N_RECV);
   /* timed, like sends: the whole blocking receive, unpacking included */
   bool stream = plan_recv(&d);
   double t0 = dlp_now();
@@ -310,6 +320,7 @@ static int irecv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, in
   if (rc)
     return rc == DLP_PASS ? dlp_irecv_as(buf, count, dt, src, tag, comm, req)
                           : dlp_raise(comm, rc);
+  count_side(&d, DLP_N_RECV);
   return irecv_data(&d, src, tag, comm, req);
 }
 
@@ -365,6 +376,8 @@ static int sendrecv_common(const void *sbuf, MPI_Count scount, MPI_Datatype styp
                        rtag, comm, status);
   if (es || er)
     return dlp_raise(comm, es ? es : er);
+  count_side(&s, DLP_N_SEND);
+  count_side(&r, DLP_N_RECV);
   if (pipe_send(&s, dest, stag, comm) || pipe_recv(&r))
     return sendrecv_pipe(&s, dest, stag, &r, src, rtag, comm, status);
   if (dlp_straight(&s) && dlp_straight(&r)) {

@@ -26,6 +26,7 @@ static int pack(const void *in, MPI_Count incount, MPI_Datatype dt, void *out,
   int rc = dlp_data_get(in, incount, dt, &d);
   if (rc)
     return rc == DLP_PASS ? rc : dlp_raise(comm, rc);
+  dlp_count(DLP_N_PACK);
   size_t pos = (size_t)*position;
   rc = dl_pack(in, incount, d.t, out, (size_t)outsize, &pos);
   *position = (MPI_Count)pos;
@@ -42,6 +43,7 @@ static int unpack(const void *in, MPI_Count insize, MPI_Count *position,
   int rc = dlp_data_get(out, outcount, dt, &d);
   if (rc)
     return rc == DLP_PASS ? rc : dlp_raise(comm, rc);
+  dlp_count(DLP_N_UNPACK);
   size_t pos = (size_t)*position;
   rc = dl_unpack(in, (size_t)insize, &pos, out, outcount, d.t);
   *position = (MPI_Count)pos;

@@ -16,6 +16,7 @@
  *   strategy.c  how each (type, count) moves: direct, blocks, pack, pipeline,
  *               MPICH's own engine
  *   agree.c     whether MPICH's engine moves a type as the standard says
+ *   stats.c     counts of what it handled (dl_preload_counts, DL_STATS_FILE)
  */
 #ifndef DLP_PRELOAD_H
 #define DLP_PRELOAD_H
@@ -60,6 +61,18 @@ DLI_HIDDEN void dlp_trace(const char *fmt, ...) __attribute__((format(printf, 1,
 /* exported: 1 (dlsym(RTLD_DEFAULT, "dl_preload_active") finds it only when
    the interposer is loaded) */
 int dl_preload_active(void);
+
+/* ---- counts (stats.c) ---- */
+/* what dl_preload_counts reports, in this order: MPI_Pack and MPI_Unpack
+   calls (native and external32) and derived-type sends and receives
+   (a sendrecv counts once on each side) that dataloop handled */
+enum { DLP_N_PACK, DLP_N_UNPACK, DLP_N_SEND, DLP_N_RECV, DLP_N_COUNTS };
+DLI_HIDDEN void dlp_count(int what);
+/* exported: copies the first n counts (at most DLP_N_COUNTS) to out and
+   returns DLP_N_COUNTS */
+int dl_preload_counts(unsigned long long *out, int n);
+/* appends this rank's counts to DL_STATS_FILE, if set */
+DLI_HIDDEN void dlp_stats_write(void);
 
 /* ---- errors (errors.c) ---- */
 /* an error the interposer detected, through comm's error handler (which

@@ -36,7 +36,8 @@ if [ -f "$pre" ]; then
     MPI_Waitall MPI_Waitany MPI_Waitsome MPI_Test MPI_Testall MPI_Testany
     MPI_Testsome MPI_Request_free MPI_Cancel MPI_Pack_external MPI_Pack_external_c
     MPI_Unpack_external MPI_Unpack_external_c MPI_Pack_external_size
-    MPI_Pack_external_size_c MPI_Finalize MPI_Abort"
+    MPI_Pack_external_size_c MPI_Finalize MPI_Abort MPI_Probe MPI_Iprobe MPI_Mprobe
+    MPI_Improbe MPI_Mrecv MPI_Mrecv_c MPI_Imrecv MPI_Imrecv_c"
   want=$(for f in $intercepted dl_preload_active dl_preload_counts; do echo "$f"; done | sort)
   have=$(defined "$pre" | sort)
   if [ "$want" != "$have" ]; then

@@ -425,6 +425,98 @@ static void wildcards(void)
   buf_free(&b);
 }
 
+/* Probes and matched receives see a message whole, streamed or not: the
+   status of MPI_Probe, MPI_Iprobe, MPI_Mprobe and MPI_Improbe has its size
+   and envelope, and the receive that follows (with the probe's envelope
+   or wildcards, MPI_Mrecv, MPI_Imrecv) gets all of it. Last, a probed
+   message matched into a buffer too small: MPI_ERR_TRUNCATE, what fits
+   delivered, the next message intact. */
+static void probes(void)
+{
+  static const maker makers[] = {flash, sv3, face_xz};
+  static const char *const how_name[] = {"Probe+Recv", "Iprobe+Irecv (wildcards)",
+                                         "Mprobe+Mrecv", "Improbe+Imrecv"};
+  for (int k = 0; k < 3; k++) {
+    for (int how = 0; how < 4; how++) {
+      buf b;
+      makers[k](&b);
+      int tag = 200 + 10 * k + how;
+      if (rank == 0) {
+        fill(&b, (unsigned)tag);
+        OK(MPI_Send(b.origin, b.count, b.t, 1, tag, MPI_COMM_WORLD));
+        buf_free(&b);
+        continue;
+      }
+      buf s;
+      makers[k](&s);
+      blank(&b);
+      MPI_Status ps, st;
+      MPI_Message m = MPI_MESSAGE_NULL;
+      MPI_Request q;
+      int flag = 0, n = -1;
+      switch (how) {
+      case 0:
+        OK(MPI_Probe(0, tag, MPI_COMM_WORLD, &ps));
+        OK(MPI_Recv(b.origin, b.count, b.t, 0, tag, MPI_COMM_WORLD, &st));
+        break;
+      case 1:
+        while (!flag)
+          OK(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &ps));
+        OK(MPI_Irecv(b.origin, b.count, b.t, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD,
+                     &q));
+        OK(MPI_Wait(&q, &st));
+        break;
+      case 2:
+        OK(MPI_Mprobe(0, tag, MPI_COMM_WORLD, &m, &ps));
+        OK(MPI_Mrecv(b.origin, b.count, b.t, &m, &st));
+        break;
+      default:
+        while (!flag)
+          OK(MPI_Improbe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &flag, &m, &ps));
+        OK(MPI_Imrecv(b.origin, b.count, b.t, &m, &q));
+        OK(MPI_Wait(&q, &st));
+        break;
+      }
+      MPI_Get_count(&ps, MPI_BYTE, &n);
+      CHECK(n == (int)s.packed && ps.MPI_SOURCE == 0 && ps.MPI_TAG == tag,
+            "%s of %s: probed %d bytes from %d, tag %d; sent %zu, tag %d",
+            how_name[how], s.name, n, ps.MPI_SOURCE, ps.MPI_TAG, s.packed, tag);
+      CHECK(how < 2 || m == MPI_MESSAGE_NULL, "%s: message handle not reset",
+            how_name[how]);
+      STATUS(how_name[how], &st, &b, 0, tag);
+      VERIFY(how_name[how], &s, (unsigned)tag, &b, s.packed);
+      buf_free(&s);
+      buf_free(&b);
+    }
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  buf big, small;
+  flash(&big);
+  flash(&small);
+  small.count = 0;            /* a buffer of no copies: the whole is too long */
+  if (rank == 0) {
+    fill(&big, 299);
+    OK(MPI_Send(big.origin, 1, big.t, 1, 299, MPI_COMM_WORLD));
+    OK(MPI_Send(big.origin, 1, big.t, 1, 298, MPI_COMM_WORLD));
+  } else {
+    MPI_Message m;
+    MPI_Status st;
+    OK(MPI_Mprobe(0, 299, MPI_COMM_WORLD, &m, &st));
+    int rc = MPI_Mrecv(small.origin, 0, small.t, &m, &st);
+    CHECK(cls(rc) == MPI_ERR_TRUNCATE, "a probed message into no room: class %d",
+          cls(rc));
+    buf s;
+    flash(&s);
+    blank(&big);
+    OK(MPI_Recv(big.origin, 1, big.t, 0, 298, MPI_COMM_WORLD, &st));
+    VERIFY("after a truncated matched receive", &s, 299, &big, s.packed);
+    buf_free(&s);
+  }
+  buf_free(&big);
+  buf_free(&small);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
 /* fewer bytes than the type holds: MPI_Get_count is MPI_UNDEFINED where
    the bytes are not whole copies, MPI_Get_elements counts basic elements.
    A message that ends inside a basic element is no error (the standard);
@@ -994,6 +1086,7 @@ int main(int argc, char **argv)
     pingpong(types[i], 1 + (int)i);
   repeated();
   wildcards();
+  probes();
   short_messages();
   truncation();
   zero_count();

@@ -282,7 +282,10 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int
                        MPI_Comm comm, MPI_Status *status)
 {
   dlp_data d;
-  int rc = src == MPI_PROC_NULL ? DLP_PASS : side(buf, count, dt, src, &d);
+  int rc;
+  if (dlp_parked_recv(buf, count, dt, src, tag, comm, status, &rc))
+    return rc;
+  rc = src == MPI_PROC_NULL ? DLP_PASS : side(buf, count, dt, src, &d);
   if (rc)
     return rc == DLP_PASS ? dlp_recv_as(buf, count, dt, src, tag, comm, status)
                           : dlp_raise(comm, rc);
@@ -316,7 +319,10 @@ static int irecv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, in
                         MPI_Comm comm, MPI_Request *req)
 {
   dlp_data d;
-  int rc = req ? side(buf, count, dt, src, &d) : DLP_PASS;
+  int rc;
+  if (req && dlp_parked_irecv(buf, count, dt, src, tag, comm, req, &rc))
+    return rc;
+  rc = req ? side(buf, count, dt, src, &d) : DLP_PASS;
   if (rc)
     return rc == DLP_PASS ? dlp_irecv_as(buf, count, dt, src, tag, comm, req)
                           : dlp_raise(comm, rc);
@@ -369,6 +375,11 @@ static int sendrecv_common(const void *sbuf, MPI_Count scount, MPI_Datatype styp
                            MPI_Status *status)
 {
   dlp_data s, r;
+  int rc;
+  if (dlp_parked_recv(rbuf, rcount, rtype, src, rtag, comm, status, &rc)) {
+    int sc = send_common(sbuf, scount, stype, dest, stag, comm, DLP_STANDARD);
+    return rc ? rc : sc;
+  }
   int es = side(sbuf, scount, stype, dest, &s);
   int er = side(rbuf, rcount, rtype, src, &r);
   if (es == DLP_PASS || er == DLP_PASS)
@@ -391,7 +402,7 @@ static int sendrecv_common(const void *sbuf, MPI_Count scount, MPI_Datatype styp
   dlp_args a = {0}, b = {0};
   bool sb = dlp_in_place(&s, false, 0, &a), rb = dlp_in_place(&r, true, 0, &b);
   void *so = NULL, *ri = NULL;
-  int rc = dlp_straight(&s) || sb ? MPI_SUCCESS : dlp_stage_out(&s, &so);
+  rc = dlp_straight(&s) || sb ? MPI_SUCCESS : dlp_stage_out(&s, &so);
   if (!rc && !dlp_straight(&r) && !rb && !(ri = dlp_stage_get(r.bytes)))
     rc = MPI_ERR_NO_MEM;
   if (rc) {

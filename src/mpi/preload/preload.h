@@ -17,6 +17,7 @@
  *               MPICH's own engine
  *   agree.c     whether MPICH's engine moves a type as the standard says
  *   stats.c     counts of what it handled (dl_preload_counts, DL_STATS_FILE)
+ *   probe.c     probes and matched receives; streams probed whole (parked)
  */
 #ifndef DLP_PRELOAD_H
 #define DLP_PRELOAD_H
@@ -255,5 +256,16 @@ DLI_HIDDEN void dlp_pipe_orphan(dlp_pipe *p);
 DLI_HIDDEN int dlp_pipe_finish(dlp_pipe *p, MPI_Comm *comm, bool *raised);
 /* drives orphaned streams to their end (at MPI_Finalize) */
 DLI_HIDDEN void dlp_pipe_drain_orphans(void);
+
+/* ---- probed messages (probe.c) ---- */
+/* a receive whose envelope matches a stream a probe received whole: true
+   when it took it (delivered, *rc its code); false: none matches */
+DLI_HIDDEN bool dlp_parked_recv(void *buf, MPI_Count count, MPI_Datatype dt,
+                                int source, int tag, MPI_Comm comm,
+                                MPI_Status *status, int *rc);
+/* the same for a nonblocking receive: *req is a request already complete */
+DLI_HIDDEN bool dlp_parked_irecv(void *buf, MPI_Count count, MPI_Datatype dt,
+                                 int source, int tag, MPI_Comm comm,
+                                 MPI_Request *req, int *rc);
 
 #endif

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2086  # $pre and $plain are lists of mpiexec options
 # test/test_mixed under mpiexec -n 2: random derived-type messages between
 # ranks with and without libdataloop-mpi-preload.so, in every combination
 # (a message must hold MPICH's bytes whoever packs it), then between two
@@ -15,7 +16,6 @@ pre="-env LD_PRELOAD $lib -env DL_EXPECT_PRELOAD 1"
 plain="-env DL_EXPECT_PRELOAD 0"
 run() {
   echo "== $*"
-  # shellcheck disable=SC2086  # the options are words
   timeout 600 "$MPIEXEC" -genv DL_TEST_SEED "$seed" "$@" ||
     { echo "FAILED (DL_TEST_SEED=$seed): $*" >&2; exit 1; }
 }

@@ -1,0 +1,669 @@
+#!/bin/bash
+# MPICH's own conformance tests of derived datatypes, plainly and under the
+# interposer.
+#
+#   test/mpich-suite/run.sh --preload .libs/libdataloop-mpi-preload.so
+#       [--work DIR] [--modes plain,default,pipeline] [--only REGEX]
+#       [--dtp-divisor N] [--dtp-coll-divisor N] [--list]
+#
+# Fetches MPICH's source with Debian's source package (fetch.sh; cached in
+# the work directory), writes the headers its configure would have made
+# (conf.sh), builds the selected test programs of test/mpi/{datatype,pt2pt,
+# coll} against the installed MPICH with mpicc.mpich, and runs each selected
+# testlist line (process count, arg=, env=, timeLimit= as there) in each
+# mode, one after the other:
+#
+#   plain     no preload
+#   default   mpiexec.mpich -genv LD_PRELOAD LIB
+#   pipeline  mpiexec.mpich -genv LD_PRELOAD LIB -genv DL_PIPELINE 1
+#
+# LIB is copied into the work directory first, so that a rebuild of the
+# project while this runs changes nothing half way. --only REGEX keeps the
+# lines whose id (suite/prog.N) or suite/prog matches; --list only prints
+# the selection.
+#
+# A run passes as under MPICH's runtests: exit status 0, and the output
+# (stdout and stderr) is one " No Errors" line and otherwise only "Test
+# Passed" lines. Time limits: a plain run has its testlist timeLimit
+# (default 180 s, as runtests); a preloaded run of a line that passed
+# plainly in P seconds has 60 + 10 P seconds, at most that timeLimit, so a
+# hang costs a minute. Hydra kills a run at its limit (MPIEXEC_TIMEOUT); if
+# that fails, timeout(1) kills mpiexec 20 s later, and the processes that
+# carry the run's marker in their environment are killed (Hydra puts every
+# proxy and rank in a session of its own).
+#
+# Selection (rules applied to the unpacked source, so that it follows the
+# source; the result is WORK/selection.txt):
+#   datatype  every line of testlist.in except the @largetest@ ones (they
+#             need up to 17 GiB and long runs; MPICH runs them only when
+#             configured with --enable-large-tests)
+#   pt2pt     the testlist.in lines of the programs whose source calls a
+#             derived-datatype constructor (MPI_Type_contiguous, _vector,
+#             _create_hvector, _indexed, _create_hindexed,
+#             _create_indexed_block, _create_hindexed_block, _create_struct,
+#             _create_resized, _create_subarray, _create_darray, _dup, and
+#             the MPI-1 names) or includes dtpools.h; plus the DTPools
+#             programs' lines as MPICH's maint/gentests_dtp.sh generates
+#             them into testlist.dtp from maint/dtp-test-config.txt, with
+#             configure's default type list MPI_INT,MPI_INT:4+MPI_DOUBLE:8
+#             and the same seeds
+#   coll      the same rule (coll/bcast and bcast_comm_world_only are the
+#             DTPools ones there)
+# The DTPools lines of pt2pt are MPICH's (7 of the 11.5 minutes of a whole
+# run on the 2-core machine); those of coll would take an hour, so each of
+# them tries 1/64 of its pool types (-testsize divided by
+# --dtp-coll-divisor, at least 1; the interposer leaves collectives to
+# MPICH). --dtp-divisor N does the same to pt2pt's (N=2 saves 3.5 minutes,
+# N=8 5.5). Lines MPICH marks xfail= are run and
+# reported, not counted. Skipped and listed: lines needing more memory than
+# the machine has (mem=, as runtests), and coll/nonblocking3 with more
+# processes than cores (see skip_reason).
+#
+# No setting makes oversubscribed ranks of this MPICH yield: Debian's
+# MPICH 4.0.2 is ch4:ucx, whose waits spin on MPID_Progress_test
+# (MPIR_CVAR_POLLS_BEFORE_YIELD is read by ch3:nemesis alone; even
+# MPI_THREAD_MULTIPLE makes no sched_yield call). Runs with more processes
+# than cores are left as they are: darray_pack -n 72 takes seconds. But
+# spinning ranks make every run much slower on a machine busy with other
+# work (the ping-pong tests up to 10 times).
+#
+# Exit status: 0 only if every counted run that passes plainly passes in
+# every preloaded mode (without the plain mode: every preloaded run
+# passes), every selected program built and some run passed plainly; 1
+# otherwise, and on any failure to fetch, configure or build (never a skip).
+#
+# Everything generated goes to WORK (default ./mpich-suite-work): src/ (the
+# unpacked source and apt's private state: the cache), build/ (headers,
+# libraries, programs; remade only when out of date), preload/ (the copy of
+# LIB), out/MODE/SUITE/ (each run's output and command), results.txt,
+# report.txt.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+work=./mpich-suite-work
+preload=""
+modes=plain,default,pipeline
+only=""
+list_only=0
+dtp_divisor=1
+dtp_coll_divisor=64
+default_time=180
+# a preloaded run of a line that passed plainly in P seconds gets
+# slack + factor * P seconds (at most its time limit): a hang costs a
+# minute, not three
+slack=60
+factor=10
+mpiexec=${MPIEXEC:-mpiexec.mpich}
+export MPICC=${MPICC:-mpicc.mpich}
+
+die() {
+  echo "run.sh: error: $*" >&2
+  exit 1
+}
+usage() {
+  sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+  exit "${1:-2}"
+}
+
+while [ $# -gt 0 ]; do
+  case $1 in
+  --preload) preload=${2:?}; shift 2 ;;
+  --preload=*) preload=${1#*=}; shift ;;
+  --work) work=${2:?}; shift 2 ;;
+  --work=*) work=${1#*=}; shift ;;
+  --modes) modes=${2:?}; shift 2 ;;
+  --modes=*) modes=${1#*=}; shift ;;
+  --only) only=${2:?}; shift 2 ;;
+  --only=*) only=${1#*=}; shift ;;
+  --dtp-divisor) dtp_divisor=${2:?}; shift 2 ;;
+  --dtp-divisor=*) dtp_divisor=${1#*=}; shift ;;
+  --dtp-coll-divisor) dtp_coll_divisor=${2:?}; shift 2 ;;
+  --dtp-coll-divisor=*) dtp_coll_divisor=${1#*=}; shift ;;
+  --list) list_only=1; shift ;;
+  -h | --help) usage 0 ;;
+  *) echo "run.sh: unknown argument $1" >&2; usage 2 ;;
+  esac
+done
+
+for d in "$dtp_divisor" "$dtp_coll_divisor"; do
+  case $d in '' | *[!0-9]* | 0) die "a DTPools divisor must be a positive integer" ;; esac
+done
+IFS=, read -r -a mode_list <<<"$modes"
+[ ${#mode_list[@]} -gt 0 ] || die "no mode given"
+has_plain=0
+for m in "${mode_list[@]}"; do
+  case $m in
+  plain) has_plain=1 ;;
+  default | pipeline) [ -n "$preload" ] || [ $list_only = 1 ] || die "mode $m needs --preload LIB" ;;
+  *) die "unknown mode '$m' (plain, default, pipeline)" ;;
+  esac
+done
+command -v "$MPICC" >/dev/null 2>&1 || die "$MPICC not found"
+command -v "$mpiexec" >/dev/null 2>&1 || die "$mpiexec not found"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+case $work in *[[:space:]]*) die "the work directory's path must not contain blanks: $work" ;; esac
+
+t_start=$(date +%s)
+phase() { echo "== $(date -u +%H:%M:%S) $*"; }
+
+# ---------------------------------------------------------------- fetch
+phase "fetch"
+src=$("$here/fetch.sh" "$work/src" | tail -n 1)
+[ -d "$src/test/mpi" ] || die "fetch.sh gave no source tree"
+T=$src/test/mpi
+
+# ---------------------------------------------------------------- select
+# A program's sources and extra flags, from its directory's Makefile.am
+# ("prog_SOURCES = a.c", "prog_CPPFLAGS = -DX $(AM_CPPFLAGS)", "prog_LDADD =
+# $(LDADD) $(LDADDDATA) -lm"); without them, prog.c.
+am_var() { # dir prog var
+  awk -v key="$2_$3" '
+    { line = $0
+      while (line ~ /\\$/ && (getline nxt) > 0) { sub(/\\$/, " ", line); line = line nxt } }
+    line ~ "^" key "[ \t]*=" { sub(/^[^=]*=[ \t]*/, "", line); print line; exit }
+  ' "$T/$1/Makefile.am"
+}
+prog_sources() {
+  local s
+  s=$(am_var "$1" "$2" SOURCES)
+  echo "${s:-$2.c}"
+}
+# shellcheck disable=SC2016  # make's $(AM_CPPFLAGS), literally
+prog_cppflags() {
+  am_var "$1" "$2" CPPFLAGS | sed -e 's/\$(AM_CPPFLAGS)//g' -e 's/^ *//' -e 's/ *$//'
+}
+# shellcheck disable=SC2016  # make's $(LDADDDATA), literally
+prog_libs() { # libdtypes for $(LDADDDATA), and -l flags
+  local l w out=""
+  l=$(am_var "$1" "$2" LDADD)
+  case $l in *'$(LDADDDATA)'*) out="dtypes" ;; esac
+  for w in $l; do
+    case $w in -l*) out="$out $w" ;; esac
+  done
+  echo "$out"
+}
+# the rule for pt2pt and coll
+ctor_re='MPI_Type_(contiguous|vector|hvector|create_hvector|indexed|hindexed|create_hindexed|create_indexed_block|create_hindexed_block|struct|create_struct|create_resized|create_subarray|create_darray|dup)[[:space:]]*\(|#[[:space:]]*include[[:space:]]*"dtpools.h"'
+uses_derived() { # dir prog
+  local f
+  for f in $(prog_sources "$1" "$2"); do
+    [ -f "$T/$1/$f" ] || return 1
+    grep -Eq "$ctor_re" "$T/$1/$f" && return 0
+  done
+  return 1
+}
+
+mem_total=$(awk '/^MemTotal:/ { printf "%.1f", $2 / 1048576 }' /proc/meminfo)
+
+# a directory's testlist.in lines; @largetest@ lines (configure makes them
+# comments unless --enable-large-tests) are kept as "#largetest# ..."
+testlist_in() { # dir
+  sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/^@largetest@/#largetest# /' \
+    "$T/$1/testlist.in" | grep -v '^[[:space:]]*$' || true
+}
+# maint/gentests_dtp.sh for one directory: the seed counts over every line
+# of dtp-test-config.txt, as there; -testsize trimmed by the divisor
+# (dtp-testsize= keeps MPICH's value for the report)
+testlist_dtp() { # dir
+  local types="MPI_INT,MPI_INT:4+MPI_DOUBLE:8"
+  local div=$dtp_divisor
+  [ "$1" = coll ] && div=$dtp_coll_divisor
+  awk -F: -v want="$1" -v types="$types" -v div="$div" '
+    /^#/ || NF < 6 { next }
+    {
+      path = $1; args = $2; counts = $3; limit = $4; procs = $5
+      mints = $6; maxts = $7
+      if (maxts == "") maxts = mints
+      n = split(path, pp, "/"); dir = pp[1]; name = pp[n]
+      other = ""
+      na = split(args, aa, " ")
+      for (i = 1; i <= na; i++) other = other " arg=" aa[i]
+      nt = split(types, tt, ",")
+      nc = split(counts, cc, " ")
+      for (t = 1; t <= nt; t++) {
+        ts = 0; cnt = 0
+        for (c = 1; c <= nc; c++) {
+          sc = cc[c]
+          if (ts == 0) { ts = maxts; cnt = sc }
+          else {
+            ts = int(ts * cnt / sc)
+            if (ts < mints) ts = mints
+            if (ts > maxts) ts = maxts
+          }
+          tts = int(ts / div); if (tts < 1) tts = 1
+          trim = (tts != ts) ? " dtp-testsize=" ts : ""
+          if (dir == "pt2pt" || dir == "part") {
+            for (r = 1; r <= 2; r++) {
+              rc = (r == 1) ? sc : sc * 2
+              seed++
+              if (dir == want)
+                print name " " procs " arg=-type=" tt[t] " arg=-sendcnt=" sc \
+                  " arg=-recvcnt=" rc " arg=-seed=" seed " arg=-testsize=" tts other \
+                  " " limit trim
+            }
+          } else {
+            seed++
+            if (dir == want)
+              print name " " procs " arg=-type=" tt[t] " arg=-count=" sc \
+                " arg=-seed=" seed " arg=-testsize=" tts other " " limit trim
+          }
+        }
+      }
+    }' "$T/maint/dtp-test-config.txt"
+}
+
+ncores=$(nproc 2>/dev/null || echo 2)
+# Lines that cannot run here, and why: more memory than this machine has
+# (runtests' own rule for mem=), and what cannot fit the time budget.
+skip_reason() { # suite prog np mem
+  if [ -n "$4" ] && awk -v m="$4" -v t="$mem_total" 'BEGIN { exit !(m > t) }'; then
+    echo "needs $4 GiB, this machine has $mem_total"
+    return
+  fi
+  # 100000 nonblocking collectives on busy-polling ranks: with more ranks
+  # than cores (2 here) 150 s plainly at -n 4, 270 s at -n 5, over 300 s at
+  # -n 10, three times over. Its only derived type is MPI_Type_dup(MPI_INT)
+  # in collectives, which the interposer leaves to MPICH; -n 1 runs.
+  if [ "$1/$2" = coll/nonblocking3 ] && [ "$3" -gt "$ncores" ]; then
+    echo "time budget: 100000 nonblocking collectives on $3 busy-polling ranks for $ncores cores take minutes per mode (its derived type is a dup of MPI_INT in collectives, which MPICH handles; -n 1 runs)"
+  fi
+}
+
+# one line per testlist line:
+# suite|prog|np|timeLimit|mem|xfail|env|args|mpiexecargs|skip|from|note
+select_runs() {
+  local suite kind line prog np rest large w args envs mpiargs limit mem xfail unsup note skip
+  for suite in datatype pt2pt coll; do
+    {
+      testlist_in "$suite" | sed 's/^/testlist /'
+      testlist_dtp "$suite" | sed 's/^/testlist.dtp /'
+    } | while read -r kind line; do
+      large=0
+      case $line in
+      '#largetest# '*) large=1; line=${line#'#largetest# '} ;;
+      esac
+      read -r prog np rest <<<"$line"
+      np=${np:-2}
+      case $np in *=*) rest="$np $rest"; np=2 ;; esac
+      if [ "$suite" != datatype ] && [ "$kind" = testlist ]; then
+        uses_derived "$suite" "$prog" || continue
+      fi
+      args="" envs="" mpiargs="" limit="" mem="" xfail="" unsup="" note=""
+      for w in $rest; do
+        case $w in
+        arg=*) args="$args ${w#arg=}" ;;
+        env=*) envs="$envs ${w#env=}" ;;
+        mpiexecarg=*) mpiargs="$mpiargs ${w#mpiexecarg=}" ;;
+        timeLimit=*) limit=${w#timeLimit=} ;;
+        mem=*) mem=${w#mem=} ;;
+        xfail=*) xfail="$xfail ${w#xfail=}" ;;
+        dtp-testsize=*) note="testsize ${w#dtp-testsize=} in MPICH's testlist.dtp" ;;
+        resultTest=* | init=*) unsup="$w" ;;
+        # strict=: this is not a strict-MPI run; mpix=: MPICH has MPIX;
+        # lock=: runs are sequential anyway; words without "=" are ignored
+        # by runtests too
+        *) ;;
+        esac
+      done
+      args=${args# } envs=${envs# } mpiargs=${mpiargs# } xfail=${xfail# }
+      skip=""
+      if [ $large = 1 ]; then
+        skip="@largetest@ (MPICH runs it only with --enable-large-tests)"
+      elif [ -n "$unsup" ]; then
+        skip="$unsup needs a special result check of runtests"
+      else
+        skip=$(skip_reason "$suite" "$prog" "$np" "$mem")
+      fi
+      printf '%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$suite" "$prog" "$np" \
+        "${limit:-$default_time}" "$mem" "$xfail" "$envs" "$args" "$mpiargs" \
+        "$skip" "$kind" "$note"
+    done
+  done
+}
+
+phase "select"
+select_runs >"$work/runs.all"
+# run ids: suite/prog.N, N counting that program's lines
+awk -F'|' -v OFS='|' '{ k = $1 "/" $2; n[k]++; print k "." n[k], $0 }' "$work/runs.all" >"$work/runs.id"
+rm -f "$work/runs.all"
+if [ -n "$only" ]; then
+  awk -F'|' -v re="$only" '$1 ~ re || ($2 "/" $3) ~ re' "$work/runs.id" >"$work/runs.txt"
+else
+  cp "$work/runs.id" "$work/runs.txt"
+fi
+rm -f "$work/runs.id"
+[ -s "$work/runs.txt" ] || die "no run selected${only:+ by --only $only}"
+# the programs to build: those with a line that is not skipped
+awk -F'|' '$11 == "" { print $2 "|" $3 }' "$work/runs.txt" | sort -u >"$work/programs.txt"
+{
+  echo "# run id | np | timeLimit | mem | xfail | env | args | mpiexec args | skipped because | from | note"
+  awk -F'|' -v OFS=' | ' '{ print $1, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 }' "$work/runs.txt"
+} >"$work/selection.txt"
+echo "selected: $(wc -l <"$work/runs.txt") testlist lines of $(wc -l <"$work/programs.txt") programs ($work/selection.txt)"
+if [ $list_only = 1 ]; then
+  cat "$work/selection.txt"
+  exit 0
+fi
+
+# ---------------------------------------------------------------- build
+phase "configure"
+B=$work/build
+mkdir -p "$B/include/dtp" "$B/lib"
+"$here/conf.sh" "$B/include"
+
+phase "build"
+# the flags in a file of their own, which every target depends on: a change
+# rebuilds everything, a change of the selection nothing
+# shellcheck disable=SC2016  # the $(...) are make's
+{
+  echo "CC = $MPICC"
+  echo "CFLAGS = -g -O2"
+  echo "T = $T"
+  echo "B = $B"
+  # dtpools_internal.h includes "../dtpoolsconf.h": found as include/dtp/../
+  echo 'CPPFLAGS = -I$(B)/include -I$(B)/include/dtp -I$(T)/include -I$(T)/dtpools/include'
+} >"$B/flags.mk.new"
+cmp -s "$B/flags.mk.new" "$B/flags.mk" 2>/dev/null || mv "$B/flags.mk.new" "$B/flags.mk"
+rm -f "$B/flags.mk.new"
+# shellcheck disable=SC2016  # the $(...) are make's
+{
+  echo "# generated by dataloop's test/mpich-suite/run.sh"
+  echo "include $B/flags.mk"
+  echo 'DEPS = $(B)/include/mpitestconf.h $(B)/include/dtpoolsconf.h $(B)/flags.mk'
+  echo 'MTEST = $(B)/lib/libmtest.a'
+  echo 'DTPOOLS = $(B)/lib/libdtpools.a'
+  echo 'DTYPES = $(B)/lib/libdtypes.a'
+  echo
+  printf 'all:'
+  while IFS='|' read -r suite prog; do printf ' \\\n  $(B)/%s/%s' "$suite" "$prog"; done <"$work/programs.txt"
+  printf '\n\n'
+  lib() { # name sources...
+    local name=$1 objs="" s o
+    shift
+    for s in "$@"; do
+      o="\$(B)/lib/$name-$(basename "${s%.c}").o"
+      objs="$objs $o"
+      printf '%s: $(T)/%s $(DEPS)\n\t$(CC) $(CFLAGS) $(CPPFLAGS) -c -o $@ $(T)/%s\n' "$o" "$s" "$s"
+    done
+    printf '$(B)/lib/lib%s.a:%s\n\trm -f $@ && ar rcs $@%s\n\n' "$name" "$objs" "$objs"
+  }
+  # util/libmtest_single.la and libdtypes.la, dtpools/src/libdtpools.la
+  lib mtest util/mtest_single.c util/mtest.c util/mtest_common.c
+  lib dtypes util/dtypes.c
+  lib dtpools dtpools/src/dtpools.c dtpools/src/dtpools_misc.c \
+    dtpools/src/dtpools_init_verify.c dtpools/src/dtpools_desc.c \
+    dtpools/src/dtpools_attr.c dtpools/src/dtpools_custom.c
+  while IFS='|' read -r suite prog; do
+    srcs="" libs='$(MTEST) $(DTPOOLS)' extra=""
+    for s in $(prog_sources "$suite" "$prog"); do srcs="$srcs \$(T)/$suite/$s"; done
+    for l in $(prog_libs "$suite" "$prog"); do
+      case $l in
+      dtypes) libs="\$(DTYPES) $libs" ;;
+      *) extra="$extra $l" ;;
+      esac
+    done
+    flags=$(prog_cppflags "$suite" "$prog")
+    printf '$(B)/%s/%s:%s %s $(DEPS)\n' "$suite" "$prog" "$srcs" "$libs"
+    printf '\t@mkdir -p $(@D)\n'
+    printf '\t$(CC) $(CFLAGS) $(CPPFLAGS)%s -o $@%s %s%s\n\n' "${flags:+ $flags}" "$srcs" "$libs" "$extra"
+  done <"$work/programs.txt"
+} >"$B/Makefile"
+jobs=$(nproc 2>/dev/null || echo 2)
+# -k: build what builds; a program that does not is reported and fails the
+# run (make -q: one whose rebuild failed is not up to date)
+unbuilt=""
+if ! make -k -j"$jobs" -C "$B" -f Makefile all >"$B/build.log" 2>&1; then
+  while IFS='|' read -r suite prog; do
+    make -q -C "$B" -f Makefile "$B/$suite/$prog" >/dev/null 2>&1 ||
+      unbuilt="$unbuilt $suite/$prog"
+  done <"$work/programs.txt"
+  grep -E -i 'error' "$B/build.log" | head -n 40 >&2 || true
+  echo "run.sh: did not build:${unbuilt:- (the libraries)} (log: $B/build.log)" >&2
+  [ -n "$unbuilt" ] || die "the build failed"
+fi
+built() { # suite/prog
+  case " $unbuilt " in *" $1 "*) return 1 ;; esac
+  [ -x "$B/$1" ]
+}
+
+# the interposer, as it is now
+lib=""
+if [ -n "$preload" ]; then
+  [ -f "$preload" ] || die "no such file: $preload"
+  mkdir -p "$work/preload"
+  lib=$work/preload/$(basename "$preload")
+  cp "$preload" "$lib.tmp" && mv "$lib.tmp" "$lib"
+  # it loads (with libmpich) into a program
+  msg=$(LD_PRELOAD=$lib true 2>&1) || true
+  [ -z "$msg" ] || die "$preload does not preload: $msg"
+fi
+
+# ---------------------------------------------------------------- run
+# runtests' check of the output: a " No Errors" line and nothing but
+# "Test Passed" lines otherwise (and the lines runtests ignores)
+check_output() { # file -> "" when it passes, else why not
+  awk '
+    /FORTRAN STOP/ { next }
+    !ok && /^[[:space:]]*No [Ee]rrors[[:space:]]*$/ { ok = 1; next }
+    /^srun: error: .*: signal: Communication connection failure/ { next }
+    /^[[:space:]]*Test Passed[[:space:]]*$/ { next }
+    /requesting checkpoint[[:space:]]*$/ || /checkpoint completed[[:space:]]*$/ { next }
+    { if (bad == "") bad = $0 }
+    END {
+      if (bad != "") { gsub(/[|\r]/, " ", bad); print "unexpected output: " substr(bad, 1, 100) }
+      else if (!ok) print "no \"No Errors\" line"
+    }' "$1"
+}
+
+# Kill what is left of a run. Hydra starts each proxy and rank in a session
+# of its own, out of reach of timeout(1)'s process group: they are found
+# by the run's marker in their environment.
+reap() { # marker
+  local p
+  for p in /proc/[0-9]*; do
+    if tr '\0' '\n' 2>/dev/null <"$p/environ" | grep -qx "DL_MPICH_SUITE_RUN=$1"; then
+      kill -KILL "${p#/proc/}" 2>/dev/null || true
+    fi
+  done
+}
+
+# one run; sets result to "id|mode|pass or fail|exit status|seconds|why"
+result=""
+run_pid=""
+run_marker=""
+run_one() { # id suite prog np limit envs args mpiargs mode
+  local id=$1 suite=$2 prog=$3 np=$4 limit=$5 envs=$6 args=$7 mpiargs=$8 mode=$9
+  local out="$work/out/$mode/$id.out"
+  local -a cmd=("$mpiexec" -n "$np")
+  case $mode in
+  default) cmd+=(-genv LD_PRELOAD "$lib") ;;
+  pipeline) cmd+=(-genv LD_PRELOAD "$lib" -genv DL_PIPELINE 1) ;;
+  esac
+  # shellcheck disable=SC2206  # words of the testlist line
+  cmd+=($mpiargs "$B/$suite/$prog" $args)
+  mkdir -p "$(dirname "$out")"
+  echo "cd $B/$suite && ${envs:+env $envs }${cmd[*]}" >"${out%.out}.cmd"
+  local t0 t1 rc secs why
+  run_marker="$$-$mode-$id"
+  t0=$(date +%s.%N)
+  # shellcheck disable=SC2086  # env= assignments of the testlist line
+  (
+    cd "$B/$suite"
+    exec env -u LD_PRELOAD -u DL_PIPELINE $envs DL_MPICH_SUITE_RUN="$run_marker" \
+      MPIEXEC_TIMEOUT="$limit" timeout -k 10 "$((limit + 20))" "${cmd[@]}"
+  ) >"$out" 2>&1 </dev/null &
+  run_pid=$!
+  wait "$run_pid" && rc=0 || rc=$?
+  run_pid=""
+  t1=$(date +%s.%N)
+  secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+  [ $rc -eq 0 ] || reap "$run_marker"
+  if [ $rc -eq 124 ] || [ $rc -eq 137 ] || grep -q 'APPLICATION TIMED OUT' "$out"; then
+    why="timeout (${limit} s)"
+  elif [ $rc -ne 0 ]; then
+    why="exit status $rc"
+  else
+    why=$(check_output "$out")
+  fi
+  if [ -z "$why" ]; then
+    result="$id|$mode|pass|$rc|$secs|"
+  else
+    result="$id|$mode|fail|$rc|$secs|$why"
+  fi
+}
+
+# shellcheck disable=SC2317  # called by the trap
+# interrupted: stop the run in progress (timeout(1) is in a process group of
+# its own, out of reach of the terminal's ^C) and what is left of it
+interrupted() {
+  trap - INT TERM
+  if [ -n "$run_pid" ]; then
+    kill -TERM "$run_pid" 2>/dev/null || true
+    sleep 1
+    reap "$run_marker"
+  fi
+  echo "run.sh: interrupted" >&2
+  exit 130
+}
+trap interrupted INT TERM
+
+phase "run (modes: $modes)"
+results=$work/results.txt
+: >"$results"
+total=$(awk -F'|' '$11 == ""' "$work/runs.txt" | wc -l)
+n=0
+# shellcheck disable=SC2034  # from, note: read for the record only
+while IFS='|' read -r id suite prog np limit mem xfail envs args mpiargs skip from note; do
+  if [ -n "$skip" ]; then
+    echo "$id|-|skip|-|0|$skip" >>"$results"
+    continue
+  fi
+  n=$((n + 1))
+  line="" plain_secs=""
+  for m in "${mode_list[@]}"; do
+    lim=$limit
+    if [ "$m" != plain ] && [ -n "$plain_secs" ]; then
+      lim=$(awk -v p="$plain_secs" -v l="$limit" -v s="$slack" -v f="$factor" \
+        'BEGIN { x = int(s + f * p + 0.999); print (x < l ? x : l) }')
+    fi
+    if built "$suite/$prog"; then
+      run_one "$id" "$suite" "$prog" "$np" "$lim" "$envs" "$args" "$mpiargs" "$m"
+    else
+      result="$id|$m|fail|-|0|did not build"
+    fi
+    echo "$result" >>"$results"
+    IFS='|' read -r _ _ st _ secs _ <<<"$result"
+    [ "$m" = plain ] && [ "$st" = pass ] && plain_secs=$secs
+    line="$line $m:$st(${secs}s)"
+  done
+  printf '[%d/%d] %s -n %s%s%s\n' "$n" "$total" "$id" "$np" "${xfail:+ [xfail]}" "$line"
+done <"$work/runs.txt"
+
+# ---------------------------------------------------------------- report
+phase "report"
+t_end=$(date +%s)
+report=$work/report.txt
+awk -F'|' -v modes="$modes" -v has_plain=$has_plain -v secs=$((t_end - t_start)) \
+  -v work="$work" -v unbuilt="$unbuilt" -v divisor="$dtp_divisor" -v cdivisor="$dtp_coll_divisor" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
+  FILENAME ~ /programs.txt$/ {
+    nprog[$1]++
+    if (index(" " unbuilt " ", " " $1 "/" $2 " ") == 0) built[$1]++
+    next
+  }
+  FILENAME ~ /runs.txt$/ {
+    suite[$1] = $2; np[$1] = $4; xf[$1] = $7; note[$1] = $13; order[++nr] = $1
+    next
+  }
+  {   # results.txt
+    id = $1; s = suite[id]
+    if ($3 == "skip") { skipped[s]++; skips[++nsk] = id " -n " np[id] ": " $6; next }
+    st[id, $2] = $3; why[id, $2] = $6; t[id, $2] = $5; tsum[s, $2] += $5
+  }
+  END {
+    nm = split(modes, mode, ",")
+    ns = split("datatype pt2pt coll", suites, " ")
+    for (i = 1; i <= nr; i++) {
+      id = order[i]; s = suite[id]
+      if (!((id, mode[1]) in st)) continue
+      if (note[id] != "") trimmed++
+      if (xf[id] != "") { xfail[s]++; xfl[++nxf] = id; continue }
+      runs[s]++
+      for (k = 1; k <= nm; k++) if (st[id, mode[k]] == "pass") passed[s, mode[k]]++
+      if (has_plain && st[id, "plain"] != "pass") pfail[++npf] = id
+      for (k = 1; k <= nm; k++) {
+        m = mode[k]
+        if (m == "plain") continue
+        if (st[id, m] != "pass" && (!has_plain || st[id, "plain"] == "pass"))
+          bad[++nbad] = id SUBSEP m
+      }
+    }
+    printf "MPICH %s test suite, plainly and preloaded: %d s (load average at the end: %s)\n\n", \
+      "4.0.2", secs, load
+    printf "%-9s %8s %5s", "suite", "programs", "runs"
+    for (k = 1; k <= nm; k++) printf " %10s", "pass " mode[k]
+    printf " %6s %8s\n", "xfail", "skipped"
+    for (i = 1; i <= ns; i++) {
+      s = suites[i]
+      printf "%-9s %8s %5d", s, (built[s] + 0) "/" (nprog[s] + 0), runs[s]
+      for (k = 1; k <= nm; k++) printf " %10d", passed[s, mode[k]]
+      printf " %6d %8d\n", xfail[s], skipped[s]
+    }
+    printf "\nseconds per mode:"
+    for (k = 1; k <= nm; k++) printf " %s %d", mode[k], tsum["datatype", mode[k]] + tsum["pt2pt", mode[k]] + tsum["coll", mode[k]]
+    printf "\n(programs: built/selected; runs: counted testlist lines, xfail ones apart;\n"
+    printf " %d DTPools lines try fewer pool types than MPICH'"'"'s testlist.dtp:", trimmed
+    if (divisor > 1) printf " 1/%d in pt2pt,", divisor
+    printf " 1/%d in coll; see selection.txt)\n", cdivisor
+    if (npf) {
+      printf "\nFailing plainly (not counted: MPICH itself, or the build, on this machine):\n"
+      for (i = 1; i <= npf; i++) printf "  %s -n %s: %s\n", pfail[i], np[pfail[i]], why[pfail[i], "plain"]
+    }
+    if (nxf) {
+      printf "\nxfail in MPICH'"'"'s testlist (not counted):\n"
+      for (i = 1; i <= nxf; i++) {
+        id = xfl[i]; printf "  %s -n %s:", id, np[id]
+        for (k = 1; k <= nm; k++) printf " %s %s", mode[k], st[id, mode[k]]
+        printf "\n"
+      }
+    }
+    if (nsk) {
+      printf "\nSkipped:\n"
+      for (i = 1; i <= nsk; i++) printf "  %s\n", skips[i]
+    }
+    printf "\n%s:\n", has_plain ? "Passing plainly, failing preloaded" : "Failing preloaded"
+    if (!nbad) printf "  none\n"
+    for (i = 1; i <= nbad; i++) {
+      split(bad[i], b, SUBSEP); id = b[1]; m = b[2]
+      printf "\n  %s -n %s, %s mode: %s (%.1f s)\n", id, np[id], m, why[id, m], t[id, m]
+      f = work "/out/" m "/" id ".cmd"
+      if ((getline l < f) > 0) printf "    $ %s\n", l
+      close(f)
+      f = work "/out/" m "/" id ".out"
+      n = 0
+      while ((getline l < f) > 0) buf[++n] = l
+      close(f)
+      for (j = 1; j <= n; j++) {
+        if (n > 16 && j == 9) { printf "    | ... (%d lines)\n", n - 14; j = n - 5 }
+        printf "    | %s\n", substr(buf[j], 1, 160)
+      }
+    }
+    print nbad + 0 > (work "/nbad")
+  }' "$work/programs.txt" "$work/runs.txt" "$results" | tee "$report"
+
+nbad=$(cat "$work/nbad")
+rm -f "$work/nbad"
+echo
+echo "report: $report; each run's output and command: $work/out/MODE/SUITE/PROG.N.{out,cmd}"
+status=0
+[ "$nbad" -eq 0 ] || status=1
+if [ -n "$unbuilt" ]; then
+  echo "run.sh: FAIL: did not build:$unbuilt" >&2
+  status=1
+fi
+if [ $has_plain = 1 ] && ! awk -F'|' '$2 == "plain" && $3 == "pass" { f = 1 } END { exit !f }' "$results"; then
+  echo "run.sh: FAIL: no run passed plainly: MPICH or this runner is broken here" >&2
+  status=1
+fi
+[ "$nbad" -eq 0 ] || echo "run.sh: FAIL: $nbad runs pass plainly but fail preloaded" >&2
+exit $status

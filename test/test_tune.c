@@ -71,15 +71,26 @@ static char *printed(const char *const *env)
   return buf;
 }
 
-/* the value and source of a key in dl_tune_print's output */
-static size_t value(const char *out, const char *key, char *source, size_t n)
+/* the byte count after key in dl_tune_print's output, the word read with
+   fmt; *at where key is */
+static size_t bytes_after(const char *out, const char *key, const char *fmt,
+                          const char **at)
 {
   const char *l = strstr(out, key);
   ck_assert_msg(l != NULL, "%s not printed in:\n%s", key, out);
   char word[64];
-  ck_assert_int_eq(sscanf(l + strlen(key), " %63s", word), 1);
+  ck_assert_int_eq(sscanf(l + strlen(key), fmt, word), 1);
   size_t v;
   ck_assert_msg(dli_tune_parse_bytes(word, &v), "bad value %s", word);
+  *at = l;
+  return v;
+}
+
+/* the value and source of a key in dl_tune_print's output */
+static size_t value(const char *out, const char *key, char *source, size_t n)
+{
+  const char *l;
+  size_t v = bytes_after(out, key, " %63s", &l);
   const char *hash = strchr(l, '#');
   if (source) {
     ck_assert_ptr_nonnull(hash);
@@ -106,13 +117,8 @@ static void thresholds_follow(const char *out, size_t l1d, size_t l2)
 /* a cache size the first line of --print gives after key ("L1d ") */
 static size_t cache_printed(const char *out, const char *key)
 {
-  const char *l = strstr(out, key);
-  ck_assert_msg(l != NULL, "%s not printed in:\n%s", key, out);
-  char word[64];
-  ck_assert_int_eq(sscanf(l + strlen(key), "%63[^,]", word), 1);
-  size_t v;
-  ck_assert_msg(dli_tune_parse_bytes(word, &v), "bad value %s", word);
-  return v;
+  const char *l;
+  return bytes_after(out, key, "%63[^,]", &l);
 }
 
 /* the caches and cores a --print child reports in its first line */

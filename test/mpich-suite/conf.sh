@@ -52,6 +52,17 @@ have_header() { # header macro
     undef "$2" "Define to 1 if you have the <$1> header file."
   fi
 }
+# the C headers, and strdup (which may need a declaration), both files have
+common_checks() { # header...
+  define STDC_HEADERS 1 "Define to 1 if you have the ANSI C header files."
+  for h in "$@"; do
+    m=$(echo "HAVE_$h" | tr 'a-z./' 'A-Z__')
+    have_header "$h" "$m"
+  done
+  if have_func strdup HAVE_STRDUP; then
+    needs_decl "#include <string.h>" strdup NEEDS_STRDUP_DECL
+  fi
+}
 have_func() { # func macro
   if links "char $1(void); int main(void) { return (int)(long)&$1 != 0 ? 0 : 1; }"; then
     define "$2" 1 "Define to 1 if you have the '$1' function."
@@ -84,17 +95,10 @@ hdr="/* mpitestconf.h: written by dataloop's test/mpich-suite/conf.sh for
 #ifndef MPITESTCONF_H_INCLUDED
 #define MPITESTCONF_H_INCLUDED"
 
-define STDC_HEADERS 1 "Define to 1 if you have the ANSI C header files."
-for h in dlfcn.h inttypes.h memory.h stdint.h stdlib.h strings.h string.h \
+common_checks dlfcn.h inttypes.h memory.h stdint.h stdlib.h strings.h string.h \
   sys/stat.h sys/types.h unistd.h stdarg.h sys/time.h sys/resource.h \
-  pthread.h iostream.h; do
-  m=$(echo "HAVE_$h" | tr 'a-z./' 'A-Z__')
-  have_header "$h" "$m"
-done
+  pthread.h iostream.h
 have_func getrusage HAVE_GETRUSAGE || true
-if have_func strdup HAVE_STRDUP; then
-  needs_decl "#include <string.h>" strdup NEEDS_STRDUP_DECL
-fi
 if have_func usleep HAVE_USLEEP; then
   needs_decl "#include <unistd.h>" usleep NEEDS_USLEEP_DECL
 fi
@@ -196,16 +200,9 @@ hdr="/* dtpoolsconf.h: written by dataloop's test/mpich-suite/conf.sh in
    place of what MPICH's test/mpi/dtpools/configure would write. */
 #ifndef DTPOOLSCONF_H_INCLUDED
 #define DTPOOLSCONF_H_INCLUDED"
-define STDC_HEADERS 1 "Define to 1 if you have the ANSI C header files."
-for h in dlfcn.h inttypes.h limits.h memory.h stdint.h stdlib.h strings.h \
-  string.h sys/stat.h sys/types.h unistd.h; do
-  m=$(echo "HAVE_$h" | tr 'a-z./' 'A-Z__')
-  have_header "$h" "$m"
-done
+common_checks dlfcn.h inttypes.h limits.h memory.h stdint.h stdlib.h strings.h \
+  string.h sys/stat.h sys/types.h unistd.h
 have_func memset HAVE_MEMSET || true
-if have_func strdup HAVE_STRDUP; then
-  needs_decl "#include <string.h>" strdup NEEDS_STRDUP_DECL
-fi
 define PACKAGE '"dtpools"' "Name of package"
 define PACKAGE_NAME '"dtpools"' "Define to the full name of this package."
 define PACKAGE_TARNAME '"dtpools"' "Define to the one symbol short name of this package."

@@ -431,26 +431,13 @@ static int imrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
   return MPI_SUCCESS;
 }
 
-int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-              MPI_Status *status)
-{
-  return mrecv_common(buf, count, datatype, message, status);
-}
-
-int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype,
-                MPI_Message *message, MPI_Status *status)
-{
-  return mrecv_common(buf, count, datatype, message, status);
-}
-
-int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-               MPI_Request *request)
-{
-  return imrecv_common(buf, count, datatype, message, request);
-}
-
-int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype,
-                 MPI_Message *message, MPI_Request *request)
-{
-  return imrecv_common(buf, count, datatype, message, request);
-}
+#define MATCHED(NAME, T, LAST, COMMON)                                         \
+  int NAME(void *buf, T count, MPI_Datatype datatype, MPI_Message *message,    \
+           LAST last)                                                          \
+  {                                                                            \
+    return COMMON(buf, count, datatype, message, last);                        \
+  }
+MATCHED(MPI_Mrecv, int, MPI_Status *, mrecv_common)
+MATCHED(MPI_Mrecv_c, MPI_Count, MPI_Status *, mrecv_common)
+MATCHED(MPI_Imrecv, int, MPI_Request *, imrecv_common)
+MATCHED(MPI_Imrecv_c, MPI_Count, MPI_Request *, imrecv_common)

@@ -1,8 +1,9 @@
 /* When to compile: DL_JIT=0 never; a DL_HINT_REUSE_HIGH type at commit;
  * otherwise a type once it has been used DL_JIT_THRESHOLD times (default
  * below, chosen from measurements in doc/codegen.md). Read once. */
+#include <limits.h>
 #include <pthread.h>
-#include <stdlib.h>
+#include "env.h"
 #include "loop.h"
 
 #define DEFAULT_THRESHOLD 64
@@ -15,13 +16,9 @@ static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 
 static void load(void)
 {
-  const char *e = getenv("DL_JIT"), *n = getenv("DL_JIT_THRESHOLD");
-  const char *tr = getenv("DL_TRACE");
-  cfg.enabled = !(e && e[0] == '0' && e[1] == 0);
-  cfg.threshold = n && *n ? atol(n) : DEFAULT_THRESHOLD;
-  if (cfg.threshold < 0)
-    cfg.threshold = DEFAULT_THRESHOLD;
-  cfg.trace = tr && tr[0] && tr[0] != '0';
+  cfg.enabled = dli_env_flag("DL_JIT", true);
+  cfg.threshold = dli_env_int("DL_JIT_THRESHOLD", DEFAULT_THRESHOLD, 0, LONG_MAX);
+  cfg.trace = dli_env_flag("DL_TRACE", false);
 }
 
 bool dli_trace(void)

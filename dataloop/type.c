@@ -1,7 +1,10 @@
 /* Type objects: one allocation holding the header and the loop tree,
  * reference-counted, immutable once built. */
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "env.h"
 #include "loop.h"
 
 #define ALIGN8(x) (((x) + 7) & ~(size_t)7)
@@ -160,19 +163,18 @@ static const dli_sig *sig_copy(const dli_sig *s, sigmap *m, char **cur)
   return c;
 }
 
+static size_t max_type_bytes;
+static pthread_once_t max_once = PTHREAD_ONCE_INIT;
+
+static void read_max(void)
+{
+  max_type_bytes = dli_env_bytes("DL_MAX_TYPE_BYTES", (size_t)1 << 30, 1, SIZE_MAX / 2);
+}
+
 size_t dli_max_type_bytes(void)
 {
-  /* read once; racing first readers compute the same value */
-  static _Atomic size_t limit;
-  size_t v = atomic_load_explicit(&limit, memory_order_relaxed);
-  if (v == 0) {
-    const char *e = getenv("DL_MAX_TYPE_BYTES");
-    char *end;
-    unsigned long long x = e ? strtoull(e, &end, 0) : 0;
-    v = e && *e && !*end && x > 0 && x <= SIZE_MAX ? (size_t)x : (size_t)1 << 30;
-    atomic_store_explicit(&limit, v, memory_order_relaxed);
-  }
-  return v;
+  pthread_once(&max_once, read_max);
+  return max_type_bytes;
 }
 
 int dli_type_new(const dli_loop *root, const dli_bounds *bounds,

@@ -7,10 +7,18 @@ b=${top_builddir:-.}
 lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload.so
 [ -f "$lib" ] || { echo "no $lib (configured with --disable-shared?)" >&2; exit 77; }
 stats=$(mktemp)
-trap 'rm -f "$stats"' EXIT
-echo "== with the interposer"
-LD_PRELOAD=$lib DL_EXPECT_PRELOAD=1 DL_STATS_FILE=$stats $DL_VALGRIND \
-  "$b/test/test_preload" || exit 1
+err=$(mktemp)
+trap 'rm -f "$stats" "$err"' EXIT
+echo "== with the interposer (and two bad settings, which change nothing)"
+LD_PRELOAD=$lib DL_EXPECT_PRELOAD=1 DL_STATS_FILE=$stats DL_PIPELINE=maybe \
+  DL_STRATEGY=bogus $DL_VALGRIND "$b/test/test_preload" 2> "$err" ||
+  { cat "$err" >&2; exit 1; }
+cat "$err" >&2
+# each bad setting reported once on stderr
+for v in DL_PIPELINE=maybe DL_STRATEGY=bogus; do
+  [ "$(grep -c "^dataloop: $v ignored" "$err")" -eq 1 ] ||
+    { echo "$v not reported once" >&2; exit 1; }
+done
 # DL_STATS_FILE: one line at MPI_Finalize, with the packs counted
 grep -Eq '^dataloop-preload pid=[0-9]+ pack=[1-9][0-9]* unpack=[1-9][0-9]* send=0 recv=0$' \
   "$stats" && [ "$(wc -l < "$stats")" -eq 1 ] ||

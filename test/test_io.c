@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "io.h"
+#include "../dataloop/env.h"
 #include "io_case.h"
 
 static uint64_t seed;
@@ -978,11 +979,15 @@ START_TEST(environment)
   ck_assert(r == 0 && w == 512 << 10);
   limits_with("0", "8192", NULL, &r, &w);          /* DL_IO_SIEVE=0 wins */
   ck_assert(r == 0 && w == 0);
-  ck_assert(dli_io_parse_bytes("4096", &out) && out == 4096);
-  ck_assert(dli_io_parse_bytes("3G", &out) == false);   /* over 1 GiB */
-  ck_assert(dli_io_parse_bytes("1g", &out) && out == 1 << 30);
-  ck_assert(!dli_io_parse_bytes("", &out) && !dli_io_parse_bytes("-4", &out) &&
-            !dli_io_parse_bytes("12kb", &out) && !dli_io_parse_bytes(NULL, &out));
+  limits_with(NULL, "3G", "1g", &r, &w);            /* over 1 GiB: ignored */
+  ck_assert(r == 4 << 20 && w == 1 << 30);
+  ck_assert(dli_parse_bytes("4096", &out) && out == 4096);
+  ck_assert(dli_parse_bytes("1g", &out) && out == 1 << 30);
+  ck_assert(dli_parse_bytes("2K ", &out) && out == 2048);
+  ck_assert(!dli_parse_bytes("", &out) && !dli_parse_bytes("-4", &out) &&
+            !dli_parse_bytes("12kb", &out) && !dli_parse_bytes(NULL, &out) &&
+            !dli_parse_bytes("99999999999999999999", &out) &&
+            !dli_parse_bytes("9999999999G", &out));
 }
 END_TEST
 

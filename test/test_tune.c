@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "dataloop.h"
 #include "../src/tune/tune.h"
+#include "../dataloop/env.h"
 
 static const char *self;
 
@@ -81,7 +82,7 @@ static size_t bytes_after(const char *out, const char *key, const char *fmt,
   char word[64];
   ck_assert_int_eq(sscanf(l + strlen(key), fmt, word), 1);
   size_t v;
-  ck_assert_msg(dli_tune_parse_bytes(word, &v), "bad value %s", word);
+  ck_assert_msg(dli_parse_bytes(word, &v), "bad value %s", word);
   *at = l;
   return v;
 }

@@ -17,6 +17,7 @@
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include "codegen.h"
+#include "../../dataloop/env.h"
 
 static struct {
   LLVMOrcLLJITRef jit;
@@ -25,6 +26,7 @@ static struct {
   unsigned long next;        /* function names */
   struct entry *table;       /* the shape cache, open addressing */
   size_t cap, used;
+  bool strict, dump;         /* DL_JIT_STRICT, DL_JIT_DUMP */
 } J = {.lock = PTHREAD_MUTEX_INITIALIZER};
 static pthread_once_t start_once = PTHREAD_ONCE_INIT;
 
@@ -49,6 +51,8 @@ static bool ok(LLVMErrorRef e, const char *what)
 static void start(void)
 {
   double t0 = (double)clock();
+  J.strict = dli_env_flag("DL_JIT_STRICT", false);
+  J.dump = dli_env_flag("DL_JIT_DUMP", false);
   if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter())
     return;
   char *triple = LLVMGetDefaultTargetTriple(), *err = NULL;
@@ -59,8 +63,7 @@ static void start(void)
     return;
   }
   char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
-  const char *lv = getenv("DL_JIT_OPT");   /* 0-3: LLVM's code generation level */
-  int level = lv && *lv >= '0' && *lv <= '3' ? *lv - '0' : 0;
+  int level = (int)dli_env_int("DL_JIT_OPT", 0, 0, 3);   /* LLVM's codegen level */
   LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
       target, triple, cpu, features, (LLVMCodeGenOptLevel)level, LLVMRelocDefault,
       LLVMCodeModelJITDefault);
@@ -335,11 +338,10 @@ static bool verified(LLVMModuleRef m)
     LLVMDisposeMessage(msg);
     return true;
   }
-  const char *strict = getenv("DL_JIT_STRICT");
-  if (dli_trace() || (strict && *strict == '1'))
+  if (dli_trace() || J.strict)
     fprintf(stderr, "dataloop: jit: emitted code fails verification: %s\n", msg);
   LLVMDisposeMessage(msg);
-  if (strict && *strict == '1')
+  if (J.strict)
     abort();
   return false;
 }
@@ -364,7 +366,7 @@ int dli_jit_compile(dl_type *t, int mask)
   int rc = DL_OK;
   if (bt.nomem)
     rc = DL_ERR_NOMEM;
-  if (bt.m && getenv("DL_JIT_DUMP")) {     /* the IR, for doc/codegen.md */
+  if (bt.m && J.dump) {                   /* the IR, for doc/codegen.md */
     char *ir = LLVMPrintModuleToString(bt.m);
     fputs(ir, stderr);
     LLVMDisposeMessage(ir);

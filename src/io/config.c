@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "io.h"
 #include "../tune/tune.h"
+#include "../../dataloop/env.h"
 
 #define KIB ((size_t)1024)
 #define MIB (1024 * KIB)
@@ -15,25 +16,6 @@
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static dli_io_limits defaults;
-
-bool dli_io_parse_bytes(const char *s, size_t *out)
-{
-  if (!s || *s < '0' || *s > '9')
-    return false;
-  char *end;
-  unsigned long long v = strtoull(s, &end, 10);
-  size_t mul = 1;
-  switch (*end) {
-  case 'k': case 'K': mul = KIB; end++; break;
-  case 'm': case 'M': mul = MIB; end++; break;
-  case 'g': case 'G': mul = 1024 * MIB; end++; break;
-  default: break;
-  }
-  if (*end || v > SIEVE_CAP / mul)
-    return false;
-  *out = (size_t)v * mul;
-  return true;
-}
 
 static void load(void)
 {
@@ -51,13 +33,11 @@ static void load(void)
     .piece_max = 16 * KIB,
     .mem_piece_min = 2 * KIB,
   };
-  size_t b;
-  if (dli_io_parse_bytes(getenv("DL_IO_SIEVE_READ_BYTES"), &b))
-    defaults.sieve_read = b;
-  if (dli_io_parse_bytes(getenv("DL_IO_SIEVE_WRITE_BYTES"), &b))
-    defaults.sieve_write = b;
-  const char *off = getenv("DL_IO_SIEVE");
-  if (off && off[0] == '0' && off[1] == '\0')
+  defaults.sieve_read = dli_env_bytes("DL_IO_SIEVE_READ_BYTES", defaults.sieve_read,
+                                      0, SIEVE_CAP);
+  defaults.sieve_write = dli_env_bytes("DL_IO_SIEVE_WRITE_BYTES", defaults.sieve_write,
+                                       0, SIEVE_CAP);
+  if (!dli_env_flag("DL_IO_SIEVE", true))
     defaults.sieve_read = defaults.sieve_write = 0;
   /* a sieved group is packed through the stage buffer in one piece */
   if (defaults.stage < defaults.sieve_read)

@@ -38,8 +38,6 @@ typedef struct dli_io_limits {
 
 /* defaults with the environment applied; read once, thread-safe */
 DLI_HIDDEN const dli_io_limits *dli_io_defaults(void);
-/* parses a byte count ("4194304", "4M", "512k"); false if malformed */
-DLI_HIDDEN bool dli_io_parse_bytes(const char *s, size_t *out);
 
 /* ---- system calls (sys.c); a test may replace them on one view ---- */
 typedef struct dli_io_ops {

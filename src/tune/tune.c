@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tune.h"
+#include "../../dataloop/env.h"
 
 #define KIB ((size_t)1024)
 #define MIB (1024 * KIB)
@@ -30,27 +31,6 @@ static struct {
 } st;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-bool dli_tune_parse_bytes(const char *s, size_t *out)
-{
-  if (!s || !isdigit((unsigned char)*s))
-    return false;
-  char *end;
-  unsigned long long v = strtoull(s, &end, 10);
-  int shift = 0;
-  switch (*end) {
-  case 'k': case 'K': shift = 10; end++; break;
-  case 'm': case 'M': shift = 20; end++; break;
-  case 'g': case 'G': shift = 30; end++; break;
-  default: break;
-  }
-  while (isspace((unsigned char)*end))
-    end++;
-  if (*end || v > (~0ull >> (shift + 1)))
-    return false;
-  *out = (size_t)(v << shift);
-  return true;
-}
-
 static size_t *field(int k)
 {
   switch (k) {
@@ -64,7 +44,7 @@ static size_t *field(int k)
 static void set(int k, const char *text, const char *source)
 {
   size_t v;
-  if (dli_tune_parse_bytes(text, &v) && v >= keys[k].lo && v <= keys[k].hi) {
+  if (dli_parse_bytes(text, &v) && v >= keys[k].lo && v <= keys[k].hi) {
     *field(k) = v;
     st.source[k] = source;
   }
@@ -106,7 +86,7 @@ static void derive(void)
 static void set_direct_at(const char *message, const char *block)
 {
   size_t m, b;
-  if (!dli_tune_parse_bytes(message, &m) || m == 0 || !dli_tune_parse_bytes(block, &b) ||
+  if (!dli_parse_bytes(message, &m) || m == 0 || !dli_parse_bytes(block, &b) ||
       b < keys[K_DIRECT].lo || b > keys[K_DIRECT].hi)
     return;
   int i = 0;
@@ -172,9 +152,11 @@ static void load(void)
   derive();
   read_file();
   for (int k = 0; k < NKEYS; k++) {
-    const char *e = getenv(keys[k].env);
-    if (e && *e)
-      set(k, e, "environment");
+    size_t v = dli_env_bytes(keys[k].env, SIZE_MAX, keys[k].lo, keys[k].hi);
+    if (v != SIZE_MAX) {
+      *field(k) = v;
+      st.source[k] = "environment";
+    }
   }
   /* DL_DIRECT_BLOCK is one threshold for every message size */
   if (strcmp(st.source[K_DIRECT], "environment") == 0)

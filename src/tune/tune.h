@@ -32,7 +32,4 @@ DLI_HIDDEN const dl_tune *dli_tune(void);
    aligned); the caller decides when, by dli_tune()->nt_threshold */
 DLI_HIDDEN void dli_nt_copy(void *dst, const void *src, size_t n);
 
-/* "64K", "1M", "4096": bytes with an optional binary suffix */
-DLI_HIDDEN bool dli_tune_parse_bytes(const char *s, size_t *out);
-
 #endif

@@ -9,54 +9,29 @@
 #include <string.h>
 #include <unistd.h>
 #include "preload.h"
+#include "../../../dataloop/env.h"
 
 #define MAX_CHUNK (1u << 30)     /* chunks use the int-count MPI calls */
 
 static dlp_config cfg;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static bool flag(const char *name)
-{
-  const char *v = getenv(name);
-  return v && *v && strcmp(v, "0") != 0;
-}
-
-/* a byte count with an optional K, M or G suffix; def when absent or bad */
-static size_t bytes(const char *name, size_t def, size_t lo, size_t hi)
-{
-  const char *v = getenv(name);
-  if (!v || !*v)
-    return def;
-  char *end;
-  unsigned long long n = strtoull(v, &end, 10);
-  int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20
-            : *end == 'G' || *end == 'g' ? 30 : 0;
-  if (shift)
-    end++;
-  if (*end || end == v || n > (hi >> shift))
-    return def;
-  n <<= shift;
-  return n < lo ? def : (size_t)n;
-}
-
 static void load(void)
 {
   /* the machine's thresholds, a tuning file and DL_PIPELINE_CHUNK and
      DL_DIRECT_BLOCK are dl_tune's (strategy.c asks it per message size) */
   const dl_tune *t = dl_tune_get();
-  cfg.trace = flag("DL_TRACE");
-  cfg.pipeline = flag("DL_PIPELINE");
-  const char *adapt = getenv("DL_ADAPT");
-  cfg.adapt = !(adapt && strcmp(adapt, "0") == 0);
+  static const char *const strategies[] = {"auto", "pack", "blocks", "pipe", "mpich",
+                                           NULL};
+  static const int strategy_of[] = {-1, DLP_S_PACK, DLP_S_BLOCKS, DLP_S_PIPE,
+                                    DLP_S_MPICH};
+  cfg.trace = dli_env_flag("DL_TRACE", false);
+  cfg.pipeline = dli_env_flag("DL_PIPELINE", false);
+  cfg.adapt = dli_env_flag("DL_ADAPT", true);
   cfg.chunk = t->pipeline_chunk < MAX_CHUNK ? t->pipeline_chunk : MAX_CHUNK;
-  cfg.ring = (int)bytes("DL_PIPELINE_RING", 4, 2, 4);
-  const char *tm = getenv("DL_TRY_MPICH");
-  cfg.try_mpich = !(tm && strcmp(tm, "0") == 0);
-  const char *s = getenv("DL_STRATEGY");
-  cfg.strategy = s && !strcmp(s, "pack") ? DLP_S_PACK
-               : s && !strcmp(s, "blocks") ? DLP_S_BLOCKS
-               : s && !strcmp(s, "pipe") ? DLP_S_PIPE
-               : s && !strcmp(s, "mpich") ? DLP_S_MPICH : -1;
+  cfg.ring = (int)dli_env_int("DL_PIPELINE_RING", 4, 2, 4);
+  cfg.try_mpich = dli_env_flag("DL_TRY_MPICH", true);
+  cfg.strategy = strategy_of[dli_env_choice("DL_STRATEGY", strategies, 0)];
   if (cfg.trace)
     dlp_trace("active: %s mode, chunk %zu bytes, ring %d, strategy %s%s, direct "
               "blocks from %zu bytes (%d sizes measured)", cfg.pipeline ? "pipeline"

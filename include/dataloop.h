@@ -205,16 +205,6 @@ int dl_type_retain(dl_type *t);
    (count, t) without data is dense with *offset 0. */
 int dl_type_dense(dl_count count, const dl_type *t, int *dense, dl_aint *offset);
 
-/* Whether every basic element of (count, t) begins in the packed stream at
-   a multiple of its own size, a power of two (*aligned), and the size of
-   the largest element (*max_element). A stream cut at multiples of
-   *max_element then never splits an element, so an MPI layer may let its
-   own engine unpack such pieces into the user's buffer. *aligned is 0
-   (and *max_element 0) when the element types are unknown (a deserialized
-   type) or too many to walk; a (count, t) without data is aligned. */
-int dl_type_aligned(dl_count count, const dl_type *t, int *aligned,
-                    size_t *max_element);
-
 /* Total packed bytes of the segment's (count, type). */
 size_t dl_segment_size(const dl_segment *s);
 

@@ -684,101 +684,6 @@ START_TEST(random_bytemap)
 }
 END_TEST
 
-/* ---- elements aligned in the packed stream (dl_type_aligned) ---- */
-
-static void expect_aligned(dl_count count, const dl_type *t, int want, size_t want_max)
-{
-  int a = -1;
-  size_t max = 99;
-  DL_OK_(dl_type_aligned(count, t, &a, &max));
-  ck_assert_int_eq(a, want);
-  ck_assert_uint_eq(max, want_max);
-}
-
-static dl_type *struct2(dl_type *first, dl_type *second)
-{
-  dl_count bl[2] = {1, 1};
-  dl_aint d[2] = {0, 16};
-  dl_type *ts[2] = {first, second}, *t;
-  DL_OK_(dl_type_struct(2, bl, d, ts, &t));
-  DL_OK_(dl_type_commit(t));
-  return t;
-}
-
-START_TEST(aligned_by_hand)
-{
-  dl_type *v, *di, *id, *cf;
-  DL_OK_(dl_type_vector(100, 1, 3, DOUBLE, &v));
-  DL_OK_(dl_type_commit(v));
-  expect_aligned(7, v, 1, 8);
-  di = struct2(DOUBLE, INT32);      /* packed: double at 0, int at 8 */
-  id = struct2(INT32, DOUBLE);      /* int at 0, double at 4 */
-  cf = struct2(CHAR, FLOAT);        /* char at 0, float at 1 */
-  expect_aligned(1, di, 1, 8);
-  expect_aligned(2, di, 0, 0);      /* the second copy's double at 12 */
-  expect_aligned(1, id, 0, 0);
-  expect_aligned(1, cf, 0, 0);
-  expect_aligned(0, cf, 1, 0);      /* no data */
-  int a;
-  size_t max;
-  ck_assert_int_eq(dl_type_aligned(-1, v, &a, &max), DL_ERR_ARG);
-  ck_assert_int_eq(dl_type_aligned(1, NULL, &a, &max), DL_ERR_ARG);
-  ck_assert_int_eq(dl_type_aligned(1, v, NULL, &max), DL_ERR_ARG);
-  ck_assert_int_eq(dl_type_aligned(1, v, &a, NULL), DL_ERR_ARG);
-  dl_type_free(&v);
-  dl_type_free(&di);
-  dl_type_free(&id);
-  dl_type_free(&cf);
-}
-END_TEST
-
-/* random types of mixed element types against their typed models: each
-   run of elements begins at a multiple of the element's size */
-START_TEST(aligned_vs_model)
-{
-  uint64_t seed = test_seed();
-  rng r = {seed ^ 0x616c6967ull};
-  static const int basics[] = {DL_INT8, DL_INT16, DL_FLOAT, DL_DOUBLE, DL_LONG_DOUBLE,
-                               DL_C_DOUBLE_COMPLEX};
-  const char *scale = getenv("DL_TEST_SCALE");
-  int n = (int)(3000 * (scale ? atof(scale) : 1.0));
-  int yes = 0, no = 0;
-  for (int it = 0; it < n || yes == 0 || no == 0; it++) {
-    int pick[3], np = (int)rng_range(&r, 1, 3);
-    for (int k = 0; k < np; k++)
-      pick[k] = basics[rng_range(&r, 0, 5)];
-    rtype rt;
-    ck_assert_int_eq(rtype_gen_typed(&r, (int)rng_range(&r, 1, 5), pick, np, &rt), 0);
-    dl_count count = rng_range(&r, 0, 3);
-    mrun *runs;
-    size_t nruns;
-    ck_assert_int_eq(model_bytemap(rt.m, count, &runs, &nruns), 0);
-    int want = 1;
-    dl_count at = 0, want_max = 0;
-    for (size_t i = 0; i < nruns; i++) {
-      dl_count es;
-      dl_type_size(rt_basic_type(runs[i].elem - 1), &es);
-      if (at % es != 0 || (es & (es - 1)) != 0)
-        want = 0;
-      if (es > want_max)
-        want_max = es;
-      at += runs[i].len;
-    }
-    int got;
-    size_t max;
-    DL_OK_(dl_type_aligned(count, rt.t, &got, &max));
-    ck_assert_msg(got == want && max == (size_t)(want ? want_max : 0),
-                  "seed %llu type %d count %lld %s: aligned %d max %zu, model %d %lld",
-                  (unsigned long long)seed, it, (long long)count, rt.desc, got, max,
-                  want, (long long)want_max);
-    yes += nruns > 0 && want;
-    no += !want;
-    free(runs);
-    rtype_free(&rt);
-  }
-}
-END_TEST
-
 int main(void)
 {
   Suite *s = suite_create("types");
@@ -801,8 +706,6 @@ int main(void)
   tcase_add_test(tc, hand_bounds_more);
   tcase_add_test(tc, errors);
   tcase_add_test(tc, random_bytemap);
-  tcase_add_test(tc, aligned_by_hand);
-  tcase_add_test(tc, aligned_vs_model);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat)\n",

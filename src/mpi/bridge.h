@@ -11,4 +11,13 @@ DLI_HIDDEN dl_type *dli_named_type(MPI_Datatype dt);
 /* frees the named types built at first use (at MPI_Finalize) */
 DLI_HIDDEN void dli_named_free(void);
 
+/* dl_type_from_mpi, and what the bridge learnt of the type when it
+   decoded it: DLI_MPI_ENGINE_WRONG where MPICH 4.0.2's own engine places
+   the data elsewhere than dataloop (a block of several copies of a type
+   of negative extent; in a struct, a member that is a blocklength-0
+   vector, on which MPI_Pack dies), at any count */
+enum { DLI_MPI_ENGINE_WRONG = 1 };
+DLI_HIDDEN int dli_type_from_mpi_props(MPI_Datatype dt, dl_type **out,
+                                       unsigned *props);
+
 #endif

@@ -2,6 +2,7 @@
  * MPI_Type_get_envelope_c/get_contents_c and built with the same
  * constructors, cached on the datatype with an attribute. */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bridge.h"
@@ -12,11 +13,24 @@ static int type_key = MPI_KEYVAL_INVALID;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t build_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* what the attribute holds: the type, and what the bridge learnt of it */
+typedef struct entry {
+  dl_type *t;
+  unsigned props;            /* DLI_MPI_*, ZERO_BL and NEG_STD */
+} entry;
+
+/* ZERO_BL: an empty type with bounds, a blocklength-0 vector or
+   block-indexed type of a nonempty one, maybe resized or duplicated;
+   NEG_STD: nonempty, and of negative extent by the standard's bounds
+   (before the host's were taken) */
+enum { ZERO_BL = 1u << 16, NEG_STD = 1u << 17 };
+
 static int delete_cb(MPI_Datatype dt, int key, void *val, void *extra)
 {
   (void)dt; (void)key; (void)extra;
-  dl_type *t = val;
-  dl_type_free(&t);
+  entry *e = val;
+  dl_type_free(&e->t);
+  free(e);
   return MPI_SUCCESS;
 }
 
@@ -102,7 +116,45 @@ static int get_contents(MPI_Datatype dt, contents *c)
   return DL_OK;
 }
 
-static int lookup(MPI_Datatype dt, dl_type **out);
+static int lookup(MPI_Datatype dt, dl_type **out, unsigned *props);
+
+/* a nonempty type of negative extent, by the host's bounds or the
+   standard's: MPICH 4.0.2 misplaces a block of several copies of one */
+static bool negative(const dl_type *t, unsigned props)
+{
+  dl_aint lb, ext;
+  dl_count size;
+  return (props & NEG_STD) ||
+         (dl_type_extent(t, &lb, &ext) == DL_OK && dl_type_size(t, &size) == DL_OK &&
+          ext < 0 && size > 0);
+}
+
+static bool empty(const dl_type *t)
+{
+  dl_count size;
+  return dl_type_size(t, &size) != DL_OK || size == 0;
+}
+
+/* DLI_MPI_ENGINE_WRONG and ZERO_BL of a replicating level: count blocks
+   of blocklength bls[i] (or bl for all) copies of old */
+static unsigned replicated(dl_count count, const dl_count *bls, dl_count bl,
+                           const dl_type *old, unsigned old_props)
+{
+  dl_count most = 0;
+  for (dl_count i = 0; i < count; i++) {
+    dl_count b = bls ? bls[i] : bl;
+    most = b > most ? b : most;
+  }
+  /* no copies, or copies of nothing: the old type's data is not there */
+  unsigned p = 0;
+  if (!bls && count > 0 && bl == 0 && !empty(old))
+    p = ZERO_BL | (old_props & DLI_MPI_ENGINE_WRONG);   /* bounds from old */
+  else if (most > 0 && !empty(old))
+    p = old_props & DLI_MPI_ENGINE_WRONG;
+  if (most >= 2 && negative(old, old_props))
+    p |= DLI_MPI_ENGINE_WRONG;
+  return p;
+}
 
 /* subarray: (ndims, sizes, subsizes, starts, order) in either form */
 static int subarray(const contents *c, dl_type *old, dl_type **out)
@@ -151,17 +203,28 @@ static int darray(const contents *c, dl_type *old, dl_type **out)
   return rc;
 }
 
-static int structure(const contents *c, dl_type **out)
+/* a struct; MPICH's engine misplaces data where a member does, where a
+   block holds several copies of a negative-extent member, and dies on a
+   member that is a blocklength-0 vector */
+static int structure(const contents *c, dl_type **out, unsigned *props)
 {
   int64_t n = c->v[0];
   dl_type **ty = malloc(sizeof(dl_type *) * (size_t)(n + 1));
   if (!ty)
     return DL_ERR_NOMEM;
   int rc = DL_OK;
-  for (int64_t i = 0; i < n && !rc; i++)
-    rc = lookup(c->types[i], &ty[i]);
+  for (int64_t i = 0; i < n && !rc; i++) {
+    unsigned p;
+    rc = lookup(c->types[i], &ty[i], &p);
+    const dl_count bl = c->v[1 + i];
+    if (!rc && bl > 0 && (p & (ZERO_BL | DLI_MPI_ENGINE_WRONG) ||
+                          (bl >= 2 && negative(ty[i], p))))
+      *props |= DLI_MPI_ENGINE_WRONG;
+  }
   if (!rc)
     rc = dl_type_struct(n, c->v + 1, c->v + 1 + n, ty, out);
+  if (!rc && empty(*out))
+    *props = 0;                    /* no data, nothing to misplace */
   free(ty);
   return rc;
 }
@@ -206,45 +269,69 @@ static int host_bounds(MPI_Datatype dt, dl_type **t)
   return rc;
 }
 
-/* builds the dataloop type of a derived datatype from its contents */
-static int build(MPI_Datatype dt, dl_type **out)
+/* builds the dataloop type of a derived datatype from its contents, and
+   what the bridge learns of it (*props) */
+static int build(MPI_Datatype dt, dl_type **out, unsigned *props)
 {
   contents c;
   int rc = get_contents(dt, &c);
   dl_type *old = NULL;
+  unsigned op = 0;
   const int64_t *v = c.v;
+  *props = 0;
   if (!rc && c.nd > 0 && c.comb != MPI_COMBINER_STRUCT &&
       c.comb != MPI_COMBINER_STRUCT_INTEGER)
-    rc = lookup(c.types[0], &old);
+    rc = lookup(c.types[0], &old, &op);
   if (!rc) {
     switch (c.comb) {
-    case MPI_COMBINER_DUP: rc = dl_type_dup(old, out); break;
-    case MPI_COMBINER_CONTIGUOUS: rc = dl_type_contiguous(v[0], old, out); break;
-    case MPI_COMBINER_VECTOR: rc = dl_type_vector(v[0], v[1], v[2], old, out); break;
+    case MPI_COMBINER_DUP:
+      rc = dl_type_dup(old, out);
+      *props = op & ~NEG_STD;
+      break;
+    case MPI_COMBINER_CONTIGUOUS:
+      rc = dl_type_contiguous(v[0], old, out);
+      *props = replicated(1, NULL, v[0], old, op) & ~ZERO_BL;
+      break;
+    case MPI_COMBINER_VECTOR:
+      rc = dl_type_vector(v[0], v[1], v[2], old, out);
+      *props = replicated(v[0], NULL, v[1], old, op);
+      break;
     case MPI_COMBINER_HVECTOR:
     case MPI_COMBINER_HVECTOR_INTEGER:
       rc = dl_type_hvector(v[0], v[1], v[2], old, out);
+      *props = replicated(v[0], NULL, v[1], old, op);
       break;
     case MPI_COMBINER_INDEXED:
       rc = dl_type_indexed(v[0], v + 1, v + 1 + v[0], old, out);
+      *props = replicated(v[0], v + 1, 0, old, op);
       break;
     case MPI_COMBINER_HINDEXED:
     case MPI_COMBINER_HINDEXED_INTEGER:
       rc = dl_type_hindexed(v[0], v + 1, v + 1 + v[0], old, out);
+      *props = replicated(v[0], v + 1, 0, old, op);
       break;
     case MPI_COMBINER_INDEXED_BLOCK:
       rc = dl_type_indexed_block(v[0], v[1], v + 2, old, out);
+      *props = replicated(v[0], NULL, v[1], old, op);
       break;
     case MPI_COMBINER_HINDEXED_BLOCK:
       rc = dl_type_hindexed_block(v[0], v[1], v + 2, old, out);
+      *props = replicated(v[0], NULL, v[1], old, op);
       break;
     case MPI_COMBINER_STRUCT:
     case MPI_COMBINER_STRUCT_INTEGER:
-      rc = structure(&c, out);
+      rc = structure(&c, out, props);
       break;
-    case MPI_COMBINER_RESIZED: rc = dl_type_resized(old, v[0], v[1], out); break;
-    case MPI_COMBINER_SUBARRAY: rc = subarray(&c, old, out); break;
-    case MPI_COMBINER_DARRAY: rc = darray(&c, old, out); break;
+    case MPI_COMBINER_RESIZED:
+      rc = dl_type_resized(old, v[0], v[1], out);
+      *props = op & ~NEG_STD;
+      break;
+    case MPI_COMBINER_SUBARRAY:
+    case MPI_COMBINER_DARRAY:
+      /* built from contiguous runs of the old type */
+      rc = c.comb == MPI_COMBINER_SUBARRAY ? subarray(&c, old, out) : darray(&c, old, out);
+      *props = (op & DLI_MPI_ENGINE_WRONG) | (negative(old, op) ? DLI_MPI_ENGINE_WRONG : 0);
+      break;
     case MPI_COMBINER_F90_REAL:
     case MPI_COMBINER_F90_COMPLEX:
     case MPI_COMBINER_F90_INTEGER:
@@ -254,6 +341,8 @@ static int build(MPI_Datatype dt, dl_type **out)
     }
   }
   contents_free(&c);
+  if (!rc && negative(*out, 0))
+    *props |= NEG_STD;
   if (!rc && c.comb != MPI_COMBINER_F90_REAL && c.comb != MPI_COMBINER_F90_COMPLEX &&
       c.comb != MPI_COMBINER_F90_INTEGER)
     rc = host_bounds(dt, out);
@@ -263,42 +352,67 @@ static int build(MPI_Datatype dt, dl_type **out)
 }
 
 /* the cached type, building and caching it if needed; build_lock held */
-static int lookup(MPI_Datatype dt, dl_type **out)
+static int lookup(MPI_Datatype dt, dl_type **out, unsigned *props)
 {
+  *props = 0;
   if ((*out = dli_named_type(dt)))
     return DL_OK;
   int found = 0;
+  entry *e;
   if (type_key == MPI_KEYVAL_INVALID ||
-      PMPI_Type_get_attr(dt, type_key, out, &found) != MPI_SUCCESS)
+      PMPI_Type_get_attr(dt, type_key, &e, &found) != MPI_SUCCESS)
     return DL_ERR_ARG;
-  if (found)
+  if (found) {
+    *out = e->t;
+    *props = e->props;
     return DL_OK;
-  int rc = build(dt, out);
-  if (!rc && PMPI_Type_set_attr(dt, type_key, *out) != MPI_SUCCESS) {
-    dl_type_free(out);
+  }
+  if (!(e = malloc(sizeof(*e))))
+    return DL_ERR_NOMEM;
+  int rc = build(dt, &e->t, &e->props);
+  if (!rc && PMPI_Type_set_attr(dt, type_key, e) != MPI_SUCCESS) {
+    dl_type_free(&e->t);
     rc = DL_ERR_ARG;
   }
-  return rc;
+  if (rc) {
+    free(e);
+    return rc;
+  }
+  *out = e->t;
+  *props = e->props;
+  return DL_OK;
 }
 
-int dl_type_from_mpi(MPI_Datatype dt, dl_type **out)
+int dli_type_from_mpi_props(MPI_Datatype dt, dl_type **out, unsigned *props)
 {
-  if (!out)
+  if (!out || !props)
     return DL_ERR_ARG;
   *out = NULL;
+  *props = 0;
   if (dt == MPI_DATATYPE_NULL)
     return DL_ERR_ARG;
   if ((*out = dli_named_type(dt)))
     return DL_OK;
   pthread_once(&key_once, make_keys);
   int found = 0;
+  entry *e;
   if (type_key != MPI_KEYVAL_INVALID &&
-      PMPI_Type_get_attr(dt, type_key, out, &found) == MPI_SUCCESS && found)
-    return DL_OK;                      /* the common case: a lookup */
+      PMPI_Type_get_attr(dt, type_key, &e, &found) == MPI_SUCCESS && found) {
+    *out = e->t;                       /* the common case: a lookup */
+    *props = e->props & DLI_MPI_ENGINE_WRONG;
+    return DL_OK;
+  }
   pthread_mutex_lock(&build_lock);
-  int rc = lookup(dt, out);
+  int rc = lookup(dt, out, props);
   pthread_mutex_unlock(&build_lock);
+  *props &= DLI_MPI_ENGINE_WRONG;
   if (rc)
     *out = NULL;
   return rc;
+}
+
+int dl_type_from_mpi(MPI_Datatype dt, dl_type **out)
+{
+  unsigned props;
+  return dli_type_from_mpi_props(dt, out, &props);
 }

@@ -95,12 +95,15 @@ int dlp_data_get(const void *buf, MPI_Count count, MPI_Datatype dt, dlp_data *d)
     return DLP_PASS;
   d->t = dli_named_type(dt);
   d->named = d->t != NULL;
+  d->engine_ok = true;
   if (!d->named) {
-    int rc = dl_type_from_mpi(dt, &d->t);
+    unsigned props;
+    int rc = dli_type_from_mpi_props(dt, &d->t, &props);
     if (rc == DL_ERR_ARG)        /* not a datatype MPI knows */
       return DLP_PASS;
     if (rc)
       return dlp_class_of(rc);
+    d->engine_ok = !(props & DLI_MPI_ENGINE_WRONG);
   }
   int dense;
   dl_aint off;

@@ -15,7 +15,6 @@
  *   pipeline.c  the opt-in chunk streams (DL_PIPELINE=1)
  *   strategy.c  how each (type, count) moves: direct, blocks, pack, pipeline,
  *               MPICH's own engine
- *   agree.c     whether MPICH's engine moves a type as the standard says
  *   stats.c     counts of what it handled (dl_preload_counts, DL_STATS_FILE)
  *   probe.c     probes and matched receives; streams probed whole (parked)
  */
@@ -95,10 +94,13 @@ typedef struct dlp_data {
   char *base;
   int strategy;        /* DLP_S_*, from dlp_plan */
   MPI_Datatype blocks; /* BLOCKS: the blocks, relative to buf */
+  bool engine_ok;      /* MPICH's engine places the data as dataloop does
+                          (dli_type_from_mpi_props) */
   size_t mpich_unit;   /* MPICH may unpack into the user's buffer pieces of
-                          the stream cut at multiples of this (its largest
-                          element; every element aligned in the stream);
-                          0: it may not, an MPICH receive is staged */
+                          the stream cut at multiples of this; 0 (always,
+                          as MPICH 4.0.2 fails receives whose elements
+                          straddle its fragments): an MPICH receive is
+                          staged */
   void *plan;          /* the cache entry in use until dlp_plan_done */
   bool trial;          /* this use is one of the plan's timed trials */
   bool control;        /* this use times the kept kind just before a trial */
@@ -120,10 +122,6 @@ DLI_HIDDEN void dlp_plan_timed_done(dlp_data *d, double seconds);
 /* dlp_plan_done for a blocking receive whose duration, unpacking
    included, the caller measured (seconds; negative: failed) */
 DLI_HIDDEN void dlp_plan_received(dlp_data *d, double seconds);
-/* MPICH's engine moves (d->count, d->dt) as the standard says (its bounds
-   and MPI_Pack of a probe of two copies agree with dataloop's); false
-   where two copies span more than 1 GiB, which is not probed (agree.c) */
-DLI_HIDDEN bool dlp_mpich_agrees(const dlp_data *d);
 /* seconds on a monotonic clock */
 DLI_HIDDEN double dlp_now(void);
 DLI_HIDDEN const char *dlp_strategy_name(int s);

@@ -15,16 +15,13 @@
  *   MPICH   the user's own arguments: MPICH's engine moves the data (for
  *           some layouts it packs straight into its shared-memory cells,
  *           one copy where packing makes two); the wire is the packed
- *           stream all the same, for the types on which MPICH agrees with
- *           the standard (agree.c asks it once per plan; on others
- *           DL_STRATEGY=mpich packs, and trials leave the kind out).
- *           MPICH 4.0.2 fails to receive a message
- *           into a type whose elements straddle its fragments (test_p2p
- *           pins it), so a receive of this kind goes to MPICH only when
- *           every element begins at a multiple of its size in the stream
- *           (dl_type_aligned); else it is staged and unpacked as PACK's,
- *           and so is a stream's first chunk unless the chunk size is a
- *           multiple of the largest element
+ *           stream all the same, for the types MPICH's engine places as
+ *           dataloop does (known from the type's structure when it was
+ *           decoded, dli_type_from_mpi_props; on others DL_STRATEGY=mpich
+ *           packs, and trials leave the kind out). Sends only: MPICH 4.0.2
+ *           fails to receive a message into a type whose elements straddle
+ *           its fragments (test_p2p pins it), so a receive of this kind is
+ *           staged and unpacked as PACK's
  *
  * In pipeline mode a plan of a message of at least a chunk is a stream
  * plan: PIPE where the default mode would pack, or PACK, BLOCKS or MPICH
@@ -208,10 +205,9 @@ static void add_kind(plan *p, int kind)
   p->kinds[p->nkinds++] = kind;
 }
 
-/* what a new plan may do with MPICH's engine, asked without the lock
-   held (the probe may take a while) */
+/* what a new plan may do with MPICH's engine */
 typedef struct mpich_verdict {
-  bool may;                /* it moves d as the standard says (agree.c) */
+  bool may;                /* it moves d as dataloop does */
   size_t unit;             /* dlp_data's mpich_unit */
 } mpich_verdict;
 
@@ -223,14 +219,12 @@ static bool wants_mpich(const dlp_data *d)
          (c->strategy < 0 && c->adapt && c->try_mpich && d->bytes >= ADAPT_BYTES);
 }
 
+/* MPICH's engine for sends of types it places as dataloop does, decided
+   from the type's structure when it was decoded; its receives are staged
+   (MPICH 4.0.2 fails receives whose elements straddle its fragments) */
 static mpich_verdict ask_mpich(const dlp_data *d)
 {
-  mpich_verdict v = {dlp_mpich_agrees(d), 0};
-  int aligned;
-  size_t unit;
-  if (v.may && dl_type_aligned(d->count, d->t, &aligned, &unit) == DL_OK && aligned)
-    v.unit = unit > 0 ? unit : 1;
-  return v;
+  return (mpich_verdict){d->engine_ok, 0};
 }
 
 /* the kind for a new plan p of d: BLOCKS needs few enough blocks; when
@@ -540,18 +534,8 @@ void dlp_plan(dlp_data *d, bool stream)
   pthread_mutex_lock(&lock);
   plan *p = find(d, stream);
   if (!p) {
-    mpich_verdict v, *mv = NULL;
-    if (wants_mpich(d)) {
-      /* MPICH is asked with the lock released, so that other threads'
-         plans do not wait for the probe; one may make this plan meanwhile */
-      pthread_mutex_unlock(&lock);
-      v = ask_mpich(d);
-      mv = &v;
-      pthread_mutex_lock(&lock);
-      p = find(d, stream);
-    }
-    if (!p)
-      p = make(d, stream, mv);
+    mpich_verdict v = ask_mpich(d);
+    p = make(d, stream, wants_mpich(d) ? &v : NULL);
   }
   take(d, p, stream);
   pthread_mutex_unlock(&lock);

@@ -368,10 +368,4 @@ DLI_HIDDEN int dli_jit_compile(dl_type *t, int mask);
 /* DL_TRACE=1: say what the engine decides, on stderr */
 DLI_HIDDEN bool dli_trace(void);
 
-/* a recursive reference walk of the tree, for tests: calls fn for every
-   contiguous run in packed order */
-typedef int (*dli_run_fn)(void *ctx, dl_aint addr, dl_count len);
-DLI_HIDDEN int dli_loop_walk(const dli_loop *l, dl_aint origin, dli_run_fn fn,
-                             void *ctx);
-
 #endif

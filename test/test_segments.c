@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "segment.h"
+#include "loopwalk.h"
 #include "buffers.h"
 #include "model.h"
 #include "randtype.h"

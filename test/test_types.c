@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include "loop.h"
+#include "loopwalk.h"
 #include "model.h"
 #include "randtype.h"
 

@@ -1,6 +1,6 @@
 /* A plain recursive walk of a loop tree, element by element: the reference
- * the segment walker is tested against, and nothing else. */
-#include "loop.h"
+ * the segment walker is tested against (test_types, test_segments). */
+#include "loopwalk.h"
 
 static int walk_block(const dli_loop *l, dl_count i, dl_aint start,
                       dli_run_fn fn, void *ctx)

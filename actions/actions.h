@@ -47,6 +47,14 @@ DLI_HIDDEN extern const dl_action dli_x32_unpack_action;
 DLI_HIDDEN void dli_x32_encode(int basic, const char *native, char *ext, size_t n);
 DLI_HIDDEN void dli_x32_decode(int basic, const char *ext, char *native, size_t n);
 
+/* n bytes from src to dst with non-temporal stores (ntcopy.c; dst need
+   not be aligned), for dense runs of at least dli_nt_threshold() bytes:
+   the size from which dataloop-tune measured that they win, 0 for never.
+   The tuning layer defines the threshold (src/tune/tune.c); the kernels
+   only ask */
+DLI_HIDDEN void dli_nt_copy(void *dst, const void *src, size_t n);
+DLI_HIDDEN size_t dli_nt_threshold(void);
+
 /* runs action a over [first, *last), first checking bounds for a bounded
    segment whose whole extent is not known to lie inside them */
 DLI_HIDDEN int dli_process(dl_segment *s, size_t first, size_t *last,

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "actions.h"
-#include "../src/tune/tune.h"
 
 #define STACK_FRAMES 32
 
@@ -57,7 +56,7 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
   if (dense_run(count, t)) {
     char *mem = (char *)(user + (uintptr_t)l->offset);
     char *to = pack ? packed : mem, *from = pack ? mem : packed;
-    size_t nt = n >= 65536 ? dli_tune()->nt_threshold : 0;
+    size_t nt = n >= 65536 ? dli_nt_threshold() : 0;
     uintptr_t a = (uintptr_t)to, b = (uintptr_t)from;
     if (nt && n >= nt && (a + n <= b || b + n <= a))
       dli_nt_copy(to, from, n);     /* past the caches, where that was measured to win */

@@ -10,7 +10,7 @@
  *   MPICH     the MPI datatype handed to MPICH (PMPI_Send / PMPI_Recv)
  *   manual    hand-written pack loop, contiguous send, hand-written unpack
  *   dataloop  the interposer's MPI_Send / MPI_Recv, default mode, its
- *             strategy chosen automatically (doc/tuning.md)
+ *             route chosen from the tuning file (doc/tuning.md)
  *   dl-pack   the same with packing forced (DL_STRATEGY=pack)
  *   dl-blocks the same with the user's blocks sent as they lie forced
  *             (DL_STRATEGY=blocks)
@@ -18,15 +18,14 @@
  *             (DL_STRATEGY=mpich)
  *   dl-pipe   the interposer in pipeline mode (chunk: DL_PIPELINE_CHUNK),
  *             streams forced (DL_STRATEGY=pipe)
- *   pipe-auto the interposer in pipeline mode, its strategy chosen
- *             automatically among streams, packing, blocks and MPICH's
- *             engine
+ *   pipe-auto the interposer in pipeline mode, its route chosen among
+ *             streams, packing, blocks and MPICH's engine
  * The interposer's code is linked into this program (what
  * libdataloop-mpi-preload.so holds), so MPI_Send here is the interposer's
  * and PMPI_Send MPICH's; both ranks switch its mode at the same point.
  * Before timing, each kind's received data is checked against a
  * hand-written pack of the sender's, and the automatic kinds run past
- * their early trials. Reported: time per round trip (median
+ * any calibration (DL_ADAPT=1). Reported: time per round trip (median
  * of the rounds, min-max) and the overhead over the contiguous round trip,
  * (t - t_contig) / t_contig; and each automatic choice against the forced
  * strategy of its mode with the lowest median (dataloop: dl-pack,
@@ -46,13 +45,13 @@ enum { V_CONTIG, V_MPICH, V_MANUAL, V_DL, V_PACK, V_BLOCKS, V_DLMPICH, V_PIPE, V
 static const char *const var_names[NVAR] = {"contig", "MPICH", "manual", "dataloop",
                                             "dl-pack", "dl-blocks", "dl-mpich",
                                             "dl-pipe", "pipe-auto"};
-static const int forced[NVAR] = {[V_PACK] = DLP_S_PACK, [V_BLOCKS] = DLP_S_BLOCKS,
-                                 [V_DLMPICH] = DLP_S_MPICH, [V_PIPE] = DLP_S_PIPE,
+static const int forced[NVAR] = {[V_PACK] = DLP_R_PACK, [V_BLOCKS] = DLP_R_BLOCKS,
+                                 [V_DLMPICH] = DLP_R_MPICH, [V_PIPE] = DLP_R_PIPE,
                                  [V_DL] = -1, [V_PAUTO] = -1};
 enum { TAG = 17 };
 /* round trips an automatic variant runs before it is measured: 96 uses of
-   its plan, past the early trials (uses 5-40 of a stream plan); measured
-   is how the choice serves a type in use, not its one-time exploration */
+   its plan, past a calibration round (DL_ADAPT=1: at most 14 uses);
+   measured is how the choice serves a type in use, not its set-up */
 enum { WARM_TRIPS = 48 };
 
 typedef struct opts {
@@ -145,19 +144,22 @@ static void mode_for(int v)
   }
 }
 
-/* what the automatic choice of mode v is for the pattern now (timed sends
-   may have switched it during the measurement) */
+/* the route the automatic choice of mode v sends the pattern by */
 static const char *auto_choice(btest *t, int v)
 {
   mode_for(v);
   dlp_data d;
   if (dlp_data_get(t->origin, t->count, t->mt, &d) != MPI_SUCCESS)
     return "?";
-  dlp_plan(&d, v == V_PAUTO && !dlp_straight(&d) && d.bytes >= dlp_cfg()->chunk);
-  dlp_plan_done(&d);
-  if (v == V_PAUTO && d.strategy == DLP_S_DIRECT && d.bytes == dlp_cfg()->chunk)
-    return dlp_strategy_name(DLP_S_PIPE);
-  return dlp_strategy_name(d.strategy);
+  bool stream = v == V_PAUTO && d.bytes >= dlp_chunk();
+  if (v == V_PAUTO && d.bytes == dlp_chunk())
+    return dlp_route_name(DLP_R_PIPE);
+  if (dlp_straight(&d))
+    return dlp_route_name(DLP_R_DIRECT);
+  dlp_choice c;
+  dlp_choose(&d, stream, false, &c);
+  dlp_choice_done(&c, false, false);
+  return dlp_route_name(c.route);
 }
 
 static void send_v(int v, btest *t, char *buf)
@@ -258,7 +260,7 @@ static void measure(const opts *o, btest *t, char *buf, double *us)
   long iters[NVAR];
   for (int v = 0; v < NVAR; v++) {
     iters[v] = calibrate(o, v, t, buf);
-    if (forced[v] < 0)          /* automatic: past the early trials */
+    if (forced[v] < 0)          /* automatic: past any calibration */
       round_trips(v, t, buf, WARM_TRIPS);
   }
   /* round b starts at variant b mod NVAR, so that no variant always runs
@@ -429,7 +431,7 @@ int main(int argc, char **argv)
                         "ratio_by_round,ratio_of_medians\n");
     printf("\ndataloop ping-pong (%s): 2 ranks, %d rounds of a batch of >= %.0f ms "
            "per variant, medians; pipeline chunk %zu bytes\n", o.full ? "full" : "quick",
-           o.batches, o.batch_s * 1e3, dlp_cfg()->chunk);
+           o.batches, o.batch_s * 1e3, dlp_chunk());
     printf("%-22s %9s  %-9s %10s  %21s  %7s\n", "pattern", "KiB", "variant",
            "round trip", "(min - max) us", "ovh");
   }

@@ -13,13 +13,14 @@
  *           4 MiB (rank 0): what a chunk costs the packing side
  *   chunks  ping-pong of that vector in pipeline mode over the same chunk
  *           sizes: pipeline_chunk is the fastest
- *   blocks  ping-pong of messages of 128 KiB, 1, 8 and 32 MiB in blocks of
- *           64 bytes to an eighth of the message, packed and sent as the
- *           blocks lie, every setting's runs spread over the whole
+ *   routes  ping-pong of messages of 128 KiB, 1, 8 and 32 MiB in blocks of
+ *           8 bytes (at most 2^20 of them) to an eighth of the message by
+ *           every route that
+ *           moves blocks (packed, the blocks as they lie, MPICH's engine
+ *           on the type), every setting's runs spread over the whole
  *           measurement (run r of each before run r + 1 of any):
- *           direct_block@<message> is the
- *           smallest block from which sending the blocks wins at every
- *           larger size
+ *           route@<message> lists, per block size, the route of least
+ *           median
  * The file goes to PATH, else DL_TUNE_FILE, else
  * $XDG_CONFIG_HOME (or ~/.config)/dataloop/tune.conf; the curves to DIR
  * (default bench/results) as tune-*.csv for bench/tune.gp. The
@@ -32,6 +33,7 @@
 #include "bench.h"
 #include "preload.h"
 #include "../src/tune/tune.h"
+#include "../actions/actions.h"
 
 enum { TAG = 23 };
 
@@ -181,7 +183,7 @@ static size_t measure_chunks(btest *t, FILE *csv)
   double best_us = 0;
   for (int k = 0; k < NCHUNK; k++) {
     dlp_configure(true, chunk_sizes[k]);
-    dlp_configure_strategy(DLP_S_PIPE);
+    dlp_configure_strategy(DLP_R_PIPE);
     stat3 s = pingpong(t);
     if (rank == 0) {
       printf("chunks  chunk %5zu KiB   %9.1f us (%8.1f - %8.1f)\n",
@@ -219,72 +221,83 @@ static void make_blocks(btest *t, size_t m, size_t b)
   dl_pack_size(1, t->dt, &t->packed);
 }
 
-/* one setting of the blocks measurement: its message, round trips per run
-   and times per run (microseconds per round trip), packed and as they lie */
+/* the routes measured, in the CSV's order */
+static const int routes[] = {DLP_R_PACK, DLP_R_BLOCKS, DLP_R_MPICH};
+enum { NR = sizeof(routes) / sizeof(routes[0]) };
+
+/* one setting of the routes measurement: its message, round trips per run
+   and times per run (microseconds per round trip) by route */
 typedef struct probe {
   btest t;
-  long n[2];
-  double us[2][32];
+  long n[NR];
+  double us[NR][32];
 } probe;
 
-enum { PACKED, AS_THEY_LIE };
+static const size_t bs[] = {8, 16, 32, 64, 256, 1 << 10, 4 << 10, 16 << 10,
+                            64 << 10, 256 << 10, 1 << 20, 4 << 20};
+enum { NB = sizeof(bs) / sizeof(bs[0]) };
 
-static void probe_run(probe *p, int r)
+/* the settings measured: blocks up to an eighth of the message, and no
+   more of them than the interposer ever sends as they lie (2^20) */
+static bool measured(int m, int b)
 {
-  for (int k = PACKED; k <= AS_THEY_LIE; k++) {
-    dlp_configure_strategy(k == PACKED ? DLP_S_PACK : DLP_S_BLOCKS);
-    p->us[k][r] = timed(&p->t, p->n[k]);
-  }
+  return bs[b] <= message_sizes[m] / 8 && message_sizes[m] / bs[b] <= ((size_t)1 << 20);
 }
 
-/* direct_block@<message> for each message size: the smallest block from
-   which sending the blocks as they lie wins at every larger block size up
-   to an eighth of the message, or 2^40 (never). Every setting's runs are
-   spread over the whole measurement, run r of each before run r + 1 of
-   any, so that a change in the transport's speed while it lasts (this
-   development VM's shared-memory transfers change speed by 2-4x from one
-   minute to the next) weighs on every setting alike. */
-static void measure_blocks(FILE *csv, size_t direct[NMSG])
+/* the fastest route at each block size of each message size, its median
+   of reps runs; every setting's runs spread over the whole measurement,
+   run r of each before run r + 1 of any, so that a change in the
+   transport's speed while it lasts (this development VM's shared-memory
+   transfers change speed by 2-4x from one minute to the next) weighs on
+   every setting alike */
+static void measure_routes(FILE *csv, int best[NMSG][NB])
 {
-  static const size_t bs[] = {64, 256, 1 << 10, 4 << 10, 16 << 10, 64 << 10,
-                              256 << 10, 1 << 20, 4 << 20};
-  enum { NB = sizeof(bs) / sizeof(bs[0]) };
   probe *pr = calloc(NMSG * NB, sizeof(*pr));
   int np = 0;
   dlp_configure(false, 0);
   for (int m = 0; m < NMSG; m++)
-    for (int b = 0; b < NB && bs[b] <= message_sizes[m] / 8; b++, np++) {
+    for (int b = 0; b < NB; b++) {
+      if (!measured(m, b))
+        continue;
       make_blocks(&pr[np].t, message_sizes[m], bs[b]);
-      for (int k = PACKED; k <= AS_THEY_LIE; k++) {
-        dlp_configure_strategy(k == PACKED ? DLP_S_PACK : DLP_S_BLOCKS);
+      for (int k = 0; k < NR; k++) {
+        dlp_configure_strategy(routes[k]);
         pr[np].n[k] = calibrate(&pr[np].t);
       }
+      np++;
     }
   for (int r = 0; r < reps; r++)
     for (int i = 0; i < np; i++)
-      probe_run(&pr[i], r);
+      for (int k = 0; k < NR; k++) {
+        dlp_configure_strategy(routes[k]);
+        pr[i].us[k][r] = timed(&pr[i].t, pr[i].n[k]);
+      }
   dlp_configure_strategy(-1);
   int i = 0;
-  for (int m = 0; m < NMSG; m++) {
-    size_t mb = message_sizes[m];
-    bool wins[NB];
-    int nb = 0;
-    for (; nb < NB && bs[nb] <= mb / 8; nb++, i++) {
-      stat3 p = stats(pr[i].us[PACKED], reps), b = stats(pr[i].us[AS_THEY_LIE], reps);
-      wins[nb] = b.med < p.med;
-      if (rank == 0) {
-        printf("blocks  %5zu KiB in %7zu B   packed %9.1f us (%8.1f - %8.1f)   as they "
-               "lie %9.1f us (%8.1f - %8.1f)\n", mb >> 10, bs[nb], p.med, p.lo, p.hi,
-               b.med, b.lo, b.hi);
-        fprintf(csv, "%zu,%zu,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n", mb, bs[nb], p.med, p.lo,
-                p.hi, b.med, b.lo, b.hi);
+  for (int m = 0; m < NMSG; m++)
+    for (int b = 0; b < NB; b++) {
+      if (!measured(m, b))
+        continue;
+      stat3 s[NR];
+      best[m][b] = 0;
+      for (int k = 0; k < NR; k++) {
+        s[k] = stats(pr[i].us[k], reps);
+        if (s[k].med < s[best[m][b]].med)
+          best[m][b] = k;
       }
-      bench_free(&pr[i].t);
+      if (rank == 0) {
+        printf("routes  %5zu KiB in %7zu B  ", message_sizes[m] >> 10, bs[b]);
+        for (int k = 0; k < NR; k++)
+          printf("  %s %9.1f us (%8.1f - %8.1f)", dlp_route_name(routes[k]), s[k].med,
+                 s[k].lo, s[k].hi);
+        printf("\n");
+        fprintf(csv, "%zu,%zu", message_sizes[m], bs[b]);
+        for (int k = 0; k < NR; k++)
+          fprintf(csv, ",%.2f,%.2f,%.2f", s[k].med, s[k].lo, s[k].hi);
+        fprintf(csv, "\n");
+      }
+      bench_free(&pr[i++].t);
     }
-    direct[m] = (size_t)1 << 40;
-    for (int k = nb - 1; k >= 0 && wins[k]; k--)
-      direct[m] = bs[k];
-  }
   free(pr);
 }
 
@@ -313,18 +326,13 @@ static void make_dirs(const char *path)
     }
 }
 
+/* --file, else where the library looks, else the working directory */
 static void file_path(char *out, size_t n, const char *arg)
 {
-  const char *e = getenv("DL_TUNE_FILE"), *x = getenv("XDG_CONFIG_HOME"),
-             *h = getenv("HOME");
   if (arg)
     snprintf(out, n, "%s", arg);
-  else if (e && *e)
-    snprintf(out, n, "%s", e);
-  else if (x && *x)
-    snprintf(out, n, "%s/dataloop/tune.conf", x);
-  else
-    snprintf(out, n, "%s/.config/dataloop/tune.conf", h ? h : ".");
+  else if (!dli_tune_file_path(out, n))
+    snprintf(out, n, "tune.conf");
 }
 
 int main(int argc, char **argv)
@@ -350,12 +358,13 @@ int main(int argc, char **argv)
     mkdir(out, 0755);
     printf("dataloop-tune: median (min - max) of %d runs each\n", reps);
     dl_tune_print(stdout);
+    dlp_thresholds_print(stdout);
   }
   FILE *fnt = open_csv(out, "tune-nt.csv", "bytes,memcpy_mbs,min,max,nt_mbs,min,max");
   FILE *fpk = open_csv(out, "tune-pack.csv", "chunk,pack_mbs,min,max");
   FILE *fch = open_csv(out, "tune-chunks.csv", "chunk,roundtrip_us,min,max");
-  FILE *fbl = open_csv(out, "tune-blocks.csv",
-                       "message,block,packed_us,min,max,blocks_us,min,max");
+  FILE *fbl = open_csv(out, "tune-routes.csv",
+                       "message,block,pack_us,min,max,blocks_us,min,max,mpich_us,min,max");
   size_t nt = rank == 0 ? measure_nt(fnt) : 0;
   MPI_Bcast(&nt, sizeof(nt), MPI_BYTE, 0, MPI_COMM_WORLD);
 
@@ -377,8 +386,8 @@ int main(int argc, char **argv)
   MPI_Barrier(MPI_COMM_WORLD);
   size_t chunk = measure_chunks(&t, fch);
   bench_free(&t);
-  size_t direct[NMSG];
-  measure_blocks(fbl, direct);
+  int best[NMSG][NB];
+  measure_routes(fbl, best);
 
   if (rank == 0) {
     for (FILE **f = (FILE *[]){fnt, fpk, fch, fbl}, **e = f + 4; f < e; f++)
@@ -395,17 +404,25 @@ int main(int argc, char **argv)
     fprintf(w, "# written by dataloop-tune: medians of %d runs (doc/tuning.md)\n",
             reps);
     fprintf(w, "pipeline_chunk %zu\t# fastest pipelined ping-pong of 8 MiB\n", chunk);
-    fprintf(w, "direct_block %zu\t# messages of other sizes: as the largest\n",
-            direct[NMSG - 1]);
-    for (int k = 0; k < NMSG; k++)
-      fprintf(w, "direct_block@%zu %zu\t# from here blocks sent as they lie win\n",
-              message_sizes[k], direct[k]);
+    for (int m = 0; m < NMSG; m++) {
+      fprintf(w, "route@%zu", message_sizes[m]);
+      for (int b = 0; b < NB; b++)
+        if (measured(m, b))
+          fprintf(w, " %zu:%s", bs[b], dlp_route_name(routes[best[m][b]]));
+      fprintf(w, "\t# the fastest route by mean block size\n");
+    }
     fprintf(w, "nt_threshold %zu\t# 0: non-temporal stores never won\n", nt);
     fprintf(w, "list_batch %zu\n", dl_tune_get()->list_batch);
     fclose(w);
     printf("\nwrote %s:\n  pipeline_chunk %zu\n", path, chunk);
-    for (int k = 0; k < NMSG; k++)
-      printf("  direct_block@%zu %zu\n", message_sizes[k], direct[k]);
+    for (int m = 0; m < NMSG; m++) {
+      printf("  route@%zu", message_sizes[m]);
+      for (int b = 0; b < NB; b++)
+        if (measured(m, b))
+          printf(" %zu:%s", bs[b], dlp_route_name(routes[best[m][b]]));
+      printf("\n");
+    }
+
     printf("  nt_threshold %zu\ncurves: %s/tune-*.csv\n", nt, out);
   }
   MPI_Finalize();

@@ -15,17 +15,19 @@ set xlabel "chunk size"
 set ylabel "round trip (us)"
 plot dir."/tune-chunks.csv" every ::1 using 1:2:3:4 with yerrorlines title "pipeline mode"
 
-set title "blocks sent as they lie, time over packed (below 1: they win)"
+set title "blocks as they lie (solid) and MPICH's engine (dashed), time over packed (below 1: they win)"
 set xlabel "block size"
-set ylabel "round trip, as they lie / packed"
+set ylabel "round trip / packed"
 set logscale y 2
 set key top right
-r(m) = (column(1) == m ? column(6) / column(3) : 1/0)
-plot dir."/tune-blocks.csv" every ::1 using 2:(r(131072)) with linespoints title "128 KiB message", \
-     "" every ::1 using 2:(r(1048576)) with linespoints title "1 MiB", \
-     "" every ::1 using 2:(r(8388608)) with linespoints title "8 MiB", \
-     "" every ::1 using 2:(r(33554432)) with linespoints title "32 MiB", \
-     1 with lines dashtype 2 lc "black" notitle
+# tune-routes.csv: message, block, then median, min, max of pack, blocks, mpich
+r(m, c) = (column(1) == m ? column(c) / column(3) : 1/0)
+plot for [m in "131072 1048576 8388608 33554432"] dir."/tune-routes.csv" every ::1 \
+       using 2:(r(m + 0, 6)) with linespoints lt (m eq "131072" ? 1 : m eq "1048576" ? 2 : m eq "8388608" ? 3 : 4) \
+       title sprintf("%d KiB message", (m + 0) / 1024), \
+     for [m in "131072 1048576 8388608 33554432"] dir."/tune-routes.csv" every ::1 \
+       using 2:(r(m + 0, 9)) with linespoints dashtype 2 lt (m eq "131072" ? 1 : m eq "1048576" ? 2 : m eq "8388608" ? 3 : 4) notitle, \
+     1 with lines dashtype 3 lc "black" notitle
 unset logscale y
 set key top left
 

@@ -160,31 +160,16 @@ int dl_type_compile(dl_type *t);   /* compile pack/unpack for t now */
    the machine's caches (hwloc), then a tuning file written by dataloop-tune
    (DL_TUNE_FILE, else $XDG_CONFIG_HOME or ~/.config, /dataloop/tune.conf),
    then the environment variable named for each. */
-#define DL_TUNE_DIRECT_MAX 8
 typedef struct dl_tune {
   size_t l1d, l2, l3;       /* cache bytes: L1d and L2 of a core, L3; 0: unknown */
   int cores;
-  size_t pipeline_chunk;    /* DL_PIPELINE_CHUNK: bytes a pipelined message
-                               moves per chunk */
   size_t nt_threshold;      /* DL_NT_THRESHOLD: contiguous copies of at least
                                this many bytes use non-temporal stores; 0: never */
   size_t list_batch;        /* DL_LIST_BATCH: entries of an iovec or
                                offset/length batch in file I/O */
-  size_t direct_block;      /* DL_DIRECT_BLOCK: mean block bytes from which
-                               the interposer sends a message's blocks as they
-                               lie, without packing */
-  int direct_sizes;         /* entries in direct_at (tuning file lines
-                               "direct_block@<message bytes> <block bytes>") */
-  struct dl_tune_direct {
-    size_t message, block;  /* direct_block measured at this message size */
-  } direct_at[DL_TUNE_DIRECT_MAX];
   const char *file;         /* the tuning file read, or NULL */
 } dl_tune;
 const dl_tune *dl_tune_get(void);
-/* direct_block for a message of that many bytes: DL_DIRECT_BLOCK if set,
-   else the direct_at entry measured at the nearest message size (on a
-   log scale), else direct_block */
-size_t dl_tune_direct_block(size_t message_bytes);
 /* prints the thresholds and where each came from, in the tuning file's
    format */
 int dl_tune_print(FILE *f);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Every shared library of the project exports dl_* symbols only; the PMPI
-# interposer exports the MPI_* functions it intercepts, dl_preload_active and
-# dl_preload_counts,
+# interposer exports the MPI_* functions it intercepts and its introspection
+# calls (dl_preload_active, dl_preload_counts, dl_preload_routes,
+# dl_preload_route_name),
 # nothing else (everything else it holds, the engine included, is local).
 libs=$(find "${top_builddir:-.}/.libs" -name 'libdataloop*.so.*.*' -type f 2>/dev/null)
 if [ -z "$libs" ]; then
@@ -38,7 +39,8 @@ if [ -f "$pre" ]; then
     MPI_Unpack_external MPI_Unpack_external_c MPI_Pack_external_size
     MPI_Pack_external_size_c MPI_Finalize MPI_Abort MPI_Probe MPI_Iprobe MPI_Mprobe
     MPI_Improbe MPI_Mrecv MPI_Mrecv_c MPI_Imrecv MPI_Imrecv_c"
-  want=$(for f in $intercepted dl_preload_active dl_preload_counts; do echo "$f"; done | sort)
+  want=$(for f in $intercepted dl_preload_active dl_preload_counts dl_preload_routes \
+    dl_preload_route_name; do echo "$f"; done | sort)
   have=$(defined "$pre" | sort)
   if [ "$want" != "$have" ]; then
     echo "$pre exports differ from the intercepted calls:" >&2

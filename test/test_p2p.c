@@ -7,6 +7,11 @@
  * MPI_Get_elements, truncation and every completion call are checked.
  *
  *   DL_EXPECT_PRELOAD=1|0   fail unless the interposer is (is not) loaded
+ *   DL_EXPECT_ROUTES=a,b    fail unless each route named carried sends on
+ *                           this rank (dl_preload_routes)
+ *   DL_FORBID_ROUTES=a,b    fail if any of them carried a send
+ * Preloaded, no receive may have taken MPICH's engine (MPICH 4.0.2 fails
+ * some of them).
  */
 #include <dlfcn.h>
 #include <mpi.h>
@@ -1068,6 +1073,40 @@ static void threads(int provided)
     pthread_join(th[t], NULL);
 }
 
+/* the messages each route carried here, by name: sends, or receives */
+static unsigned long long carried(const char *name, bool recv)
+{
+  int (*routes)(unsigned long long *, int) =
+    (int (*)(unsigned long long *, int))dlsym(RTLD_DEFAULT, "dl_preload_routes");
+  const char *(*named)(int) =
+    (const char *(*)(int))dlsym(RTLD_DEFAULT, "dl_preload_route_name");
+  unsigned long long c[32] = {0};
+  int n = routes(c, 32);
+  for (int r = 0; named(r); r++)
+    if (!strcmp(named(r), name) && 2 * r + 1 < n)
+      return c[2 * r + recv];
+  CHECK(false, "no route named %s", name);
+  return 0;
+}
+
+/* the routes DL_EXPECT_ROUTES and DL_FORBID_ROUTES name */
+static void check_routes(void)
+{
+  CHECK(carried("mpich", true) == 0, "%llu receives took MPICH's engine",
+        carried("mpich", true));
+  for (int forbid = 0; forbid < 2; forbid++) {
+    const char *list = getenv(forbid ? "DL_FORBID_ROUTES" : "DL_EXPECT_ROUTES");
+    char buf[128];
+    snprintf(buf, sizeof(buf), "%s", list ? list : "");
+    for (char *save = NULL, *w = strtok_r(buf, ",", &save); w;
+         w = strtok_r(NULL, ",", &save)) {
+      unsigned long long n = carried(w, false);
+      CHECK(forbid ? n == 0 : n > 0, "rank %d: route %s carried %llu sends", rank, w,
+            n);
+    }
+  }
+}
+
 int main(int argc, char **argv)
 {
   int provided;
@@ -1099,6 +1138,8 @@ int main(int argc, char **argv)
   send_modes();
   free_and_cancel();
   threads(provided);
+  if (preloaded)
+    check_routes();
   int total;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)

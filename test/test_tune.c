@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "dataloop.h"
 #include "../src/tune/tune.h"
+#include "../actions/actions.h"
 #include "../dataloop/env.h"
 
 static const char *self;
@@ -39,10 +40,8 @@ static char *printed(const char *const *env)
   if (pid == 0) {
     dup2(p[1], STDOUT_FILENO);
     unsetenv("DL_TUNE_FILE");
-    unsetenv("DL_PIPELINE_CHUNK");
     unsetenv("DL_NT_THRESHOLD");
     unsetenv("DL_LIST_BATCH");
-    unsetenv("DL_DIRECT_BLOCK");
     unsetenv("HWLOC_SYNTHETIC");
     unsetenv("HWLOC_XMLFILE");
     setenv("XDG_CONFIG_HOME", "/nonexistent-dataloop-test", 1);
@@ -105,14 +104,11 @@ static size_t value(const char *out, const char *key, char *source, size_t n)
 static void thresholds_follow(const char *out, size_t l1d, size_t l2)
 {
   char src[64];
-  size_t chunk = l2 / 4, direct = l2 / 2, batch = l1d / 8;
-  chunk = chunk < 65536 ? 65536 : chunk > (4u << 20) ? 4u << 20 : chunk;
-  direct = direct < 65536 ? 65536 : direct > (16u << 20) ? 16u << 20 : direct;
+  size_t batch = l1d / 8;
   batch = batch < 256 ? 256 : batch > 65536 ? 65536 : batch;
-  ck_assert_uint_eq(value(out, "pipeline_chunk", src, sizeof(src)), chunk);
+  (void)l2;
+  ck_assert_uint_eq(value(out, "list_batch", src, sizeof(src)), batch);
   ck_assert_msg(!strcmp(src, "hwloc") || !strcmp(src, "sysconf"), "source %s", src);
-  ck_assert_uint_eq(value(out, "direct_block", NULL, 0), direct);
-  ck_assert_uint_eq(value(out, "list_batch", NULL, 0), batch);
 }
 
 /* a cache size the first line of --print gives after key ("L1d ") */
@@ -199,8 +195,8 @@ START_TEST(file_then_environment)
 {
   char path[] = "/tmp/dl-tune-XXXXXX";
   FILE *f = temp_file(path);
-  fprintf(f, "# a comment\n  pipeline_chunk = 96K   # spaces and =\n"
-             "direct_block 3M\nnt_threshold\t128M\nlist_batch 2048\n"
+  fprintf(f, "# a comment\n  list_batch = 96K   # spaces and =\n"
+             "nt_threshold\t128M\npipeline_chunk 3M\n"
              "unknown_key 5\nlist_batch banana\n");
   fclose(f);
   char file[128];
@@ -209,21 +205,18 @@ START_TEST(file_then_environment)
   char src[64];
   char *out = printed(env1);
   ck_assert_ptr_nonnull(strstr(out, path));
-  ck_assert_uint_eq(value(out, "pipeline_chunk", src, sizeof(src)), 96 << 10);
+  ck_assert_uint_eq(value(out, "list_batch", src, sizeof(src)), 96 << 10);
   ck_assert_str_eq(src, "file");
-  ck_assert_uint_eq(value(out, "direct_block", NULL, 0), 3 << 20);
   ck_assert_uint_eq(value(out, "nt_threshold", NULL, 0), 128 << 20);
-  ck_assert_uint_eq(value(out, "list_batch", src, sizeof(src)), 2048);
-  ck_assert_str_eq(src, "file");
+  /* the interposer's keys are the interposer's (test_strategy) */
+  ck_assert_ptr_null(strstr(out, "pipeline_chunk"));
   /* the environment wins over the file; bad values are ignored */
-  const char *env2[] = {file, "DL_PIPELINE_CHUNK=1M", "DL_LIST_BATCH=3",
-                        "DL_DIRECT_BLOCK=lots", NULL};
+  const char *env2[] = {file, "DL_NT_THRESHOLD=1M", "DL_LIST_BATCH=3", NULL};
   out = printed(env2);
-  ck_assert_uint_eq(value(out, "pipeline_chunk", src, sizeof(src)), 1 << 20);
+  ck_assert_uint_eq(value(out, "nt_threshold", src, sizeof(src)), 1 << 20);
   ck_assert_str_eq(src, "environment");
-  ck_assert_uint_eq(value(out, "list_batch", src, sizeof(src)), 2048);
+  ck_assert_uint_eq(value(out, "list_batch", src, sizeof(src)), 96 << 10);
   ck_assert_str_eq(src, "file");
-  ck_assert_uint_eq(value(out, "direct_block", NULL, 0), 3 << 20);
   /* the standard location under XDG_CONFIG_HOME */
   char dir[] = "/tmp/dl-xdg-XXXXXX";
   ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -232,19 +225,19 @@ START_TEST(file_then_environment)
   ck_assert_int_eq(mkdir(sub, 0755), 0);
   snprintf(conf, sizeof(conf), "%s/tune.conf", sub);
   f = fopen(conf, "w");
-  fprintf(f, "direct_block 5K\n");
+  fprintf(f, "list_batch 5K\n");
   fclose(f);
   snprintf(xdg, sizeof(xdg), "XDG_CONFIG_HOME=%s", dir);
   const char *env3[] = {xdg, NULL};
   out = printed(env3);
-  ck_assert_uint_eq(value(out, "direct_block", src, sizeof(src)), 5 << 10);
+  ck_assert_uint_eq(value(out, "list_batch", src, sizeof(src)), 5 << 10);
   ck_assert_str_eq(src, "file");
   /* dl_tune_print's output is a tuning file that reads back the same */
   FILE *g = fopen(path, "w");
   fputs(out, g);
   fclose(g);
   char *again = printed(env1);
-  ck_assert_uint_eq(value(again, "direct_block", NULL, 0), 5 << 10);
+  ck_assert_uint_eq(value(again, "list_batch", NULL, 0), 5 << 10);
   unlink(conf);
   rmdir(sub);
   rmdir(dir);
@@ -289,90 +282,6 @@ START_TEST(nt_copy_fires)
 }
 END_TEST
 
-/* message sizes --print asks dl_tune_direct_block about */
-static const size_t probes[] = {0, 1, 100 << 10, 600 << 10, 3 << 20, 20 << 20,
-                                (size_t)1 << 30};
-
-/* what --print said dl_tune_direct_block(m) was */
-static size_t direct_for(const char *out, size_t m)
-{
-  char key[64];
-  snprintf(key, sizeof(key), "direct for %zu: ", m);
-  const char *l = strstr(out, key);
-  ck_assert_msg(l != NULL, "no '%s' in:\n%s", key, out);
-  size_t v;
-  ck_assert_int_eq(sscanf(l + strlen(key), "%zu", &v), 1);
-  return v;
-}
-
-/* direct_block@<message> entries: the one measured nearest a message's size
-   (on a log scale) decides; bad lines are ignored, a repeated size replaces
-   its entry, at most DL_TUNE_DIRECT_MAX are kept; DL_DIRECT_BLOCK is one
-   threshold for all sizes */
-START_TEST(direct_block_per_message_size)
-{
-  char path[] = "/tmp/dl-tune-XXXXXX";
-  FILE *f = temp_file(path);
-  fprintf(f, "direct_block 7K\n"
-             "direct_block@128K 4K\ndirect_block@1M 100\n"
-             "direct_block@33554432 1099511627776  # never\n"
-             "direct_block@1M 256\n"                       /* replaces */
-             "direct_block@ 5\ndirect_block@0 5\ndirect_block@2M banana\n"
-             "direct_block@x 5\ndirect_block@4M\ndirect_block@8M 0\n");
-  fclose(f);
-  char file[128];
-  snprintf(file, sizeof(file), "DL_TUNE_FILE=%s", path);
-  const char *env[] = {file, NULL};
-  char *out = printed(env);
-  size_t never = (size_t)1 << 40;
-  ck_assert_uint_eq(direct_for(out, 0), 4 << 10);
-  ck_assert_uint_eq(direct_for(out, 1), 4 << 10);
-  ck_assert_uint_eq(direct_for(out, 100 << 10), 4 << 10);
-  ck_assert_uint_eq(direct_for(out, 600 << 10), 256);
-  ck_assert_uint_eq(direct_for(out, 3 << 20), 256);
-  ck_assert_uint_eq(direct_for(out, 20 << 20), never);
-  ck_assert_uint_eq(direct_for(out, (size_t)1 << 30), never);
-  ck_assert_uint_eq(value(out, "direct_block@128K", NULL, 0), 4 << 10);
-  ck_assert_uint_eq(value(out, "direct_block@1M", NULL, 0), 256);
-  ck_assert_ptr_null(strstr(out, "direct_block@2M"));
-  ck_assert_ptr_null(strstr(out, "direct_block@0"));
-  ck_assert_ptr_null(strstr(out, "direct_block@8M"));
-  /* printed entries read back the same */
-  f = fopen(path, "w");
-  fputs(out, f);
-  fclose(f);
-  char *again = printed(env);
-  ck_assert_uint_eq(direct_for(again, 600 << 10), 256);
-  ck_assert_uint_eq(direct_for(again, 20 << 20), never);
-  ck_assert_uint_eq(value(again, "direct_block@128K", NULL, 0), 4 << 10);
-  /* the environment's one threshold for every size */
-  const char *env2[] = {file, "DL_DIRECT_BLOCK=2K", NULL};
-  out = printed(env2);
-  for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
-    ck_assert_uint_eq(direct_for(out, probes[i]), 2 << 10);
-  ck_assert_ptr_null(strstr(out, "direct_block@"));
-  /* no entries: direct_block for every size */
-  f = fopen(path, "w");
-  fprintf(f, "direct_block 7K\n");
-  fclose(f);
-  out = printed(env);
-  for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
-    ck_assert_uint_eq(direct_for(out, probes[i]), 7 << 10);
-  /* more sizes than there is room for: the first DL_TUNE_DIRECT_MAX stay */
-  f = fopen(path, "w");
-  for (int i = 0; i < DL_TUNE_DIRECT_MAX + 3; i++)
-    fprintf(f, "direct_block@%dM %d\n", 1 << i, 100 + i);
-  fclose(f);
-  out = printed(env);
-  ck_assert_uint_eq(direct_for(out, (size_t)1 << 30), 100 + DL_TUNE_DIRECT_MAX - 1);
-  ck_assert_uint_eq(direct_for(out, 1), 100);
-  char last[64];
-  snprintf(last, sizeof(last), "direct_block@%dM", 1 << DL_TUNE_DIRECT_MAX);
-  ck_assert_ptr_null(strstr(out, last));
-  unlink(path);
-}
-END_TEST
-
 /* --print: the thresholds, then a pack and unpack of 1 MiB of ints */
 static int print_mode(void)
 {
@@ -390,8 +299,6 @@ static int print_mode(void)
   pos = 0;
   rc |= dl_unpack(packed, n * sizeof(int), &pos, back, 1, t);
   printf("nt copies %lu\n", nt_calls - before);
-  for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
-    printf("direct for %zu: %zu\n", probes[i], dl_tune_direct_block(probes[i]));
   int same = memcmp(in, back, n * sizeof(int)) == 0;
   dl_type_free(&t);
   free(in);
@@ -411,7 +318,6 @@ int main(int argc, char **argv)
   tcase_add_test(tc, from_the_machine);
   tcase_add_test(tc, from_injected_topologies);
   tcase_add_test(tc, file_then_environment);
-  tcase_add_test(tc, direct_block_per_message_size);
   tcase_add_test(tc, nt_copy_bytes);
   tcase_add_test(tc, nt_copy_fires);
   suite_add_tcase(s, tc);

@@ -4,15 +4,16 @@
  *   tune.c      the thresholds: derived from the topology, then a tuning
  *               file written by dataloop-tune, then the environment; read
  *               once, under pthread_once, read-only afterwards
- *   ntcopy.c    copies with non-temporal stores, for the largest runs
  *
- * dl_tune_get (include/dataloop.h) is the public face of dli_tune.
+ * dl_tune_get (include/dataloop.h) is the public face of dli_tune; the
+ * copy kernels ask dli_nt_threshold (actions/actions.h), defined here.
  */
 #ifndef DLI_TUNE_H
 #define DLI_TUNE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "dataloop.h"
 
 #define DLI_HIDDEN __attribute__((visibility("hidden")))
@@ -28,8 +29,18 @@ DLI_HIDDEN void dli_topology_read(dli_topology *t);
 /* the thresholds; never NULL */
 DLI_HIDDEN const dl_tune *dli_tune(void);
 
-/* n bytes from src to dst with non-temporal stores (dst need not be
-   aligned); the caller decides when, by dli_tune()->nt_threshold */
-DLI_HIDDEN void dli_nt_copy(void *dst, const void *src, size_t n);
+/* calls fn for each "name value" line of the tuning file (DL_TUNE_FILE,
+   else $XDG_CONFIG_HOME or ~/.config, /dataloop/tune.conf), comments and
+   blank lines left out; false when there is no file. The layers above
+   read their own keys from it (the interposer: pipeline_chunk,
+   direct_block, route@<message bytes>) */
+DLI_HIDDEN bool dli_tune_file_each(void (*fn)(void *ctx, const char *name,
+                                              const char *value),
+                                   void *ctx);
+/* the tuning file's path: DL_TUNE_FILE, else $XDG_CONFIG_HOME (or
+   ~/.config)/dataloop/tune.conf; false when there is none to look for */
+DLI_HIDDEN bool dli_tune_file_path(char *out, size_t n);
+/* a byte count as the tuning file writes it (4K, 1M, 12345) */
+DLI_HIDDEN void dli_tune_print_bytes(FILE *f, size_t v);
 
 #endif

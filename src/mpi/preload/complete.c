@@ -32,7 +32,25 @@ typedef struct batch {
 
 static bool quiet(void)
 {
-  return !dlp_req_any() && !dlp_pipe_active();
+  return !dlp_req_any() && !dlp_streams_busy();
+}
+
+/* progresses streams, if any */
+static void progress(void)
+{
+  const dlp_stream_module *m = dlp_streams_busy();
+  if (m)
+    m->progress();
+}
+
+/* streams to progress while waiting: the wait polls (progress, test) */
+static bool polling(int flag, int rc)
+{
+  const dlp_stream_module *m;
+  if (flag || rc != MPI_SUCCESS || !(m = dlp_streams_busy()))
+    return false;
+  m->progress();
+  return true;
 }
 
 /* entries of n requests and room for nst statuses; false when out of
@@ -149,10 +167,8 @@ static int wait_one(MPI_Request *req, MPI_Status *status, MPI_Comm raise_to)
   if (!batch_init(&b, 1, req, status, 1))
     return no_memory();
   int rc = MPI_SUCCESS, flag = 0;
-  while (dlp_pipe_active() && !flag && rc == MPI_SUCCESS) {
-    dlp_progress();
+  while (polling(flag, rc))
     rc = PMPI_Test(req, &flag, b.st);
-  }
   if (!flag && rc == MPI_SUCCESS)
     rc = PMPI_Wait(req, b.st);
   rc = finish_one(&b, req, 0, b.st, rc, raise_to);
@@ -179,7 +195,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
   batch b;
   if (!batch_init(&b, 1, request, status, 1))
     return no_memory();
-  dlp_progress();
+  progress();
   int rc = PMPI_Test(request, flag, b.st);
   if (*flag)
     rc = finish_one(&b, request, 0, b.st, rc, MPI_COMM_WORLD);
@@ -197,10 +213,8 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
   if (!batch_init(&b, count, reqs, statuses, count))
     return no_memory();
   int rc = MPI_SUCCESS, flag = 0;
-  while (dlp_pipe_active() && !flag && rc == MPI_SUCCESS) {
-    dlp_progress();
+  while (polling(flag, rc))
     rc = PMPI_Testall(count, reqs, &flag, b.st);
-  }
   if (!flag && rc == MPI_SUCCESS)
     rc = PMPI_Waitall(count, reqs, b.st);
   rc = finish_many(&b, reqs, NULL, count, rc);
@@ -215,7 +229,7 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
   batch b;
   if (!batch_init(&b, count, reqs, statuses, count))
     return no_memory();
-  dlp_progress();
+  progress();
   int rc = PMPI_Testall(count, reqs, flag, b.st);
   if (*flag || rc == MPI_ERR_IN_STATUS)
     rc = finish_many(&b, reqs, NULL, count, rc);
@@ -231,10 +245,8 @@ int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
   if (!batch_init(&b, count, reqs, status, 1))
     return no_memory();
   int rc = MPI_SUCCESS, flag = 0;
-  while (dlp_pipe_active() && !flag && rc == MPI_SUCCESS) {
-    dlp_progress();
+  while (polling(flag, rc))
     rc = PMPI_Testany(count, reqs, index, &flag, b.st);
-  }
   if (!flag && rc == MPI_SUCCESS)
     rc = PMPI_Waitany(count, reqs, index, b.st);
   if (*index != MPI_UNDEFINED && *index >= 0 && *index < count)
@@ -251,7 +263,7 @@ int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
   batch b;
   if (!batch_init(&b, count, reqs, status, 1))
     return no_memory();
-  dlp_progress();
+  progress();
   int rc = PMPI_Testany(count, reqs, index, flag, b.st);
   if (*flag && *index != MPI_UNDEFINED && *index >= 0 && *index < count)
     rc = finish_one(&b, reqs, *index, b.st, rc, MPI_COMM_WORLD);
@@ -269,10 +281,8 @@ int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
     return no_memory();
   int rc = MPI_SUCCESS;
   *outcount = 0;
-  while (dlp_pipe_active() && *outcount == 0 && rc == MPI_SUCCESS) {
-    dlp_progress();
+  while (polling(*outcount != 0, rc))
     rc = PMPI_Testsome(incount, reqs, outcount, indices, b.st);
-  }
   if (*outcount == 0 && rc == MPI_SUCCESS)
     rc = PMPI_Waitsome(incount, reqs, outcount, indices, b.st);
   if (*outcount != MPI_UNDEFINED && *outcount > 0)
@@ -289,7 +299,7 @@ int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
   batch b;
   if (!batch_init(&b, incount, reqs, statuses, incount))
     return no_memory();
-  dlp_progress();
+  progress();
   int rc = PMPI_Testsome(incount, reqs, outcount, indices, b.st);
   if (*outcount != MPI_UNDEFINED && *outcount > 0)
     rc = finish_many(&b, reqs, indices, *outcount, rc);
@@ -312,8 +322,8 @@ int MPI_Request_free(MPI_Request *request)
 int dlp_cancel(MPI_Request *request)
 {
   dlp_req *e = request ? dlp_req_find(*request) : NULL;
-  if (e && e->kind == DLP_REQ_PIPE) {
-    dlp_pipe_cancel(e->pipe);     /* a stream not yet matched stops */
+  if (e && e->op.route == DLP_R_PIPE) {
+    dlp_pipeline.cancel(&e->op);     /* a stream not yet matched stops */
     return MPI_SUCCESS;
   }
   return PMPI_Cancel(request);

@@ -1,7 +1,6 @@
 /* The interposer's settings, read once from the environment, and its trace
  * output. It prints nothing unless DL_TRACE=1 (test harnesses treat any
  * output as failure). */
-#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,34 +10,27 @@
 #include "preload.h"
 #include "../../../dataloop/env.h"
 
-#define MAX_CHUNK (1u << 30)     /* chunks use the int-count MPI calls */
-
 static dlp_config cfg;
+static size_t chunk;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void load(void)
 {
-  /* the machine's thresholds, a tuning file and DL_PIPELINE_CHUNK and
-     DL_DIRECT_BLOCK are dl_tune's (strategy.c asks it per message size) */
-  const dl_tune *t = dl_tune_get();
   static const char *const strategies[] = {"auto", "pack", "blocks", "pipe", "mpich",
                                            NULL};
-  static const int strategy_of[] = {-1, DLP_S_PACK, DLP_S_BLOCKS, DLP_S_PIPE,
-                                    DLP_S_MPICH};
+  static const int route_of[] = {-1, DLP_R_PACK, DLP_R_BLOCKS, DLP_R_PIPE,
+                                 DLP_R_MPICH};
   cfg.trace = dli_env_flag("DL_TRACE", false);
   cfg.pipeline = dli_env_flag("DL_PIPELINE", false);
-  cfg.adapt = dli_env_flag("DL_ADAPT", true);
-  cfg.chunk = t->pipeline_chunk < MAX_CHUNK ? t->pipeline_chunk : MAX_CHUNK;
+  cfg.adapt = dli_env_flag("DL_ADAPT", false);
   cfg.ring = (int)dli_env_int("DL_PIPELINE_RING", 4, 2, 4);
-  cfg.try_mpich = dli_env_flag("DL_TRY_MPICH", true);
-  cfg.strategy = strategy_of[dli_env_choice("DL_STRATEGY", strategies, 0)];
+  cfg.strategy = route_of[dli_env_choice("DL_STRATEGY", strategies, 0)];
+  chunk = dlp_th()->chunk;
   if (cfg.trace)
-    dlp_trace("active: %s mode, chunk %zu bytes, ring %d, strategy %s%s, direct "
-              "blocks from %zu bytes (%d sizes measured)", cfg.pipeline ? "pipeline"
-              : "default", cfg.chunk, cfg.ring, cfg.strategy < 0 ? "auto"
-              : dlp_strategy_name(cfg.strategy), !cfg.adapt ? ""
-              : cfg.try_mpich ? " (timed)" : " (timed, MPICH's engine not tried)",
-              t->direct_block, t->direct_sizes);
+    dlp_trace("active: %s mode, chunk %zu bytes, ring %d, route %s%s, %d route "
+              "table rows", cfg.pipeline ? "pipeline" : "default", chunk, cfg.ring,
+              cfg.strategy < 0 ? "auto" : dlp_route_name(cfg.strategy),
+              cfg.adapt ? " (calibrated)" : "", dlp_th()->rows);
 }
 
 const dlp_config *dlp_cfg(void)
@@ -47,30 +39,37 @@ const dlp_config *dlp_cfg(void)
   return &cfg;
 }
 
-void dlp_configure(bool pipeline, size_t chunk)
+size_t dlp_chunk(void)
+{
+  pthread_once(&once, load);
+  return chunk;
+}
+
+/* the one hook of the pipeline module (pipeline.c): without it, return
+   NULL and the default mode is all there is */
+const dlp_stream_module *dlp_streams(void)
+{
+  return dlp_cfg()->pipeline ? &dlp_pipeline : NULL;
+}
+
+void dlp_configure(bool pipeline, size_t c)
 {
   pthread_once(&once, load);
   cfg.pipeline = pipeline;
-  if (chunk > 0 && chunk <= MAX_CHUNK)
-    cfg.chunk = chunk;
+  if (c > 0 && c <= (1u << 30))
+    chunk = c;
 }
 
-void dlp_configure_strategy(int strategy)
+void dlp_configure_strategy(int route)
 {
   pthread_once(&once, load);
-  cfg.strategy = strategy;
+  cfg.strategy = route;
 }
 
 void dlp_configure_adapt(bool adapt)
 {
   pthread_once(&once, load);
   cfg.adapt = adapt;
-}
-
-void dlp_configure_try_mpich(bool try_mpich)
-{
-  pthread_once(&once, load);
-  cfg.try_mpich = try_mpich;
 }
 
 void dlp_trace(const char *fmt, ...)

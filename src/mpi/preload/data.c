@@ -118,18 +118,6 @@ int dlp_data_get(const void *buf, MPI_Count count, MPI_Datatype dt, dlp_data *d)
   return MPI_SUCCESS;
 }
 
-bool dlp_in_place(const dlp_data *d, bool recv, size_t cut, dlp_args *a)
-{
-  if (d->strategy == DLP_S_BLOCKS && d->blocks != MPI_DATATYPE_NULL)
-    *a = (dlp_args){d->buf, 1, d->blocks};
-  else if (d->strategy == DLP_S_MPICH &&
-           (!recv || (d->mpich_unit > 0 && cut % d->mpich_unit == 0)))
-    *a = (dlp_args){d->buf, d->count, d->dt};
-  else
-    return false;
-  return true;
-}
-
 int dlp_stage_out(const dlp_data *d, void **stage)
 {
   *stage = dlp_stage_get(d->bytes);

@@ -15,14 +15,14 @@
  * chunks of two messages never interleave and order is kept.
  *
  * A message of N >= C bytes may also travel whole, as one MPI message (the
- * sender's plan chooses, strategy.c): the first receive of a stream takes
+ * sender's plan chooses, plan.c): the first receive of a stream takes
  * up to the receive's capacity, and more than C bytes there means the
- * message was whole. N == C reads as a first chunk: it always ends with an
- * empty message, sent whole or not (p2p.c).
+ * message was whole. N == C reads as a first chunk, so it is always sent
+ * as a stream (C bytes, then an empty chunk).
  *
  * Receiver: a receive of at least C bytes is a stream receive. Its first
  * receive lands where a whole message would: dense data in the user's
- * buffer, a plan sending blocks as they lie in the user's blocks, else in
+ * buffer, a plan moving blocks as they lie in the user's blocks, else in
  * a staging buffer of the capacity. After that it has one chunk receive
  * posted at a time, because it cannot know where the stream ends until a
  * short chunk arrives, and a receive posted past the end would take the
@@ -34,11 +34,11 @@
  * came from.
  *
  * Every operation is a generalized request that the interposer completes
- * when its stream is done. Streams move only in dlp_progress, which every
- * intercepted completion and blocking call runs, and each operation once
- * when it starts. A blocking receive while no stream is in progress
- * (dlp_pipe_recv) makes its first receive a blocking one: a message that
- * came whole needs no request at all.
+ * when its stream is done: the route DLP_R_PIPE (routes.c), which the
+ * module dlp_pipeline offers with the hooks the completion calls use.
+ * Streams move only in progress(), which every intercepted completion and
+ * blocking call runs while a stream is active, and each operation once
+ * when it starts.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -54,6 +54,8 @@ struct dlp_pipe {
   MPI_Comm comm;
   int peer, tag;           /* receive: as posted, then the first chunk's */
   dlp_data d;
+  int first;               /* receive: dlp_op's */
+  MPI_Datatype blocks;     /* receive: dlp_op's, while starting */
   dl_segment *seg;         /* data that is not dense, chunk by chunk */
   size_t C;                /* chunk bytes */
   size_t n;                /* send: message bytes; receive: capacity */
@@ -83,7 +85,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static dlp_pipe *head, *tail;
 static atomic_long nactive;
 
-bool dlp_pipe_active(void)
+static bool active(void)
 {
   return atomic_load_explicit(&nactive, memory_order_acquire) > 0;
 }
@@ -201,24 +203,20 @@ static char *landing(const dlp_pipe *p, size_t k)
    in the user's buffer, the user's data through MPICH where the plan hands
    it the blocks or the type and a chunk ends between elements, else the
    staging buffer); sets p->placed and p->land */
-static dlp_args first_target(dlp_pipe *p)
+static bool in_blocks(const dlp_pipe *p)
 {
-  dlp_args t;
-  if (dlp_in_place(&p->d, true, p->C, &t)) {
-    p->placed = true;
-    p->land = p->d.buf;
-    return t;
-  }
-  p->placed = p->d.dense;
-  p->land = p->d.dense ? p->d.base : p->stage;
-  return (dlp_args){p->land, (MPI_Count)p->n, MPI_PACKED};
+  return p->first == DLP_R_BLOCKS && p->blocks != MPI_DATATYPE_NULL;
 }
 
 /* the first receive takes a whole message as well as a first chunk */
 static int post_first(dlp_pipe *p)
 {
-  dlp_args t = first_target(p);
-  return dlp_irecv_as(t.buf, t.count, t.dt, p->peer, p->tag, p->comm, &p->rreq);
+  p->placed = in_blocks(p) || p->d.dense;
+  p->land = in_blocks(p) ? p->d.buf : p->d.dense ? p->d.base : p->stage;
+  if (in_blocks(p))
+    return dlp_irecv_as(p->d.buf, 1, p->blocks, p->peer, p->tag, p->comm, &p->rreq);
+  return dlp_irecv_as(p->land, (MPI_Count)p->n, MPI_PACKED, p->peer, p->tag, p->comm,
+                      &p->rreq);
 }
 
 static int post_recv(dlp_pipe *p)
@@ -386,9 +384,9 @@ static void progress_locked(void)
   }
 }
 
-void dlp_progress(void)
+static void progress(void)
 {
-  if (!dlp_pipe_active() || pthread_mutex_trylock(&lock))
+  if (!active() || pthread_mutex_trylock(&lock))
     return;                  /* nothing to do, or another thread is at it */
   progress_locked();
   pthread_mutex_unlock(&lock);
@@ -403,8 +401,7 @@ void dlp_progress(void)
 static bool recv_buffers(dlp_pipe *p)
 {
   size_t two = 2 * p->C;     /* C is at most 1 GiB (config.c) */
-  dlp_args t;
-  bool placed = dlp_in_place(&p->d, true, p->C, &t);
+  bool placed = in_blocks(p);
   size_t cap = p->d.dense ? p->C : placed || p->n < two ? two : p->n;
   p->stage = dlp_stage_get(cap);
   if (!p->stage)
@@ -414,18 +411,19 @@ static bool recv_buffers(dlp_pipe *p)
   return true;
 }
 
-static dlp_pipe *pipe_new(const dlp_data *d, int peer, int tag, MPI_Comm comm,
-                          bool send, int *err)
+static dlp_pipe *pipe_new(const dlp_op *op, int *err)
 {
   dlp_pipe *p = calloc(1, sizeof(*p));
   if (!p) {
     *err = MPI_ERR_NO_MEM;
     return NULL;
   }
-  *p = (dlp_pipe){.send = send, .comm = comm, .peer = peer, .tag = tag, .d = *d,
-                  .C = dlp_cfg()->chunk, .n = d->bytes, .rreq = MPI_REQUEST_NULL,
+  const dlp_data *d = &op->d;
+  bool send = !op->recv;
+  *p = (dlp_pipe){.send = send, .mode = op->mode, .comm = op->comm, .peer = op->peer,
+                  .tag = op->tag, .d = *d, .first = op->first, .blocks = op->blocks,
+                  .C = dlp_chunk(), .n = d->bytes, .rreq = MPI_REQUEST_NULL,
                   .greq = MPI_REQUEST_NULL};
-  p->d.plan = NULL;          /* the caller's to release */
   bool ok = true;
   if (!d->dense && d->bytes > 0)
     ok = dl_segment_create(d->buf, d->count, d->t, &p->seg) == DL_OK;
@@ -449,117 +447,58 @@ static dlp_pipe *pipe_new(const dlp_data *d, int peer, int tag, MPI_Comm comm,
   return p;
 }
 
-/* the generalized request, the first receive (or, first non-NULL, what it
-   received), the list, a first advance */
-static int start(dlp_pipe *p, const MPI_Status *first, MPI_Request *req)
+/* the generalized request, the first receive, the list, a first advance */
+static int start(dlp_op *op)
 {
-  MPI_Comm comm = p->comm;
-  dlp_req *e = dlp_req_new(DLP_REQ_PIPE);
-  int rc = e ? PMPI_Grequest_start(query_fn, free_fn, cancel_fn, p, &p->greq)
-             : MPI_ERR_NO_MEM;
+  int rc;
+  dlp_pipe *p = pipe_new(op, &rc);
+  if (!p)
+    return dlp_raise(op->comm, rc);
+  DLP_TRACE("%s stream: %zu bytes %s %d, tag %d%s", p->send ? "send" : "receive", p->n,
+            p->send ? "to" : "from", p->peer, p->tag,
+            p->d.dense ? ", dense" : in_blocks(p) ? ", first into the user's blocks" : "");
+  rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, p, &p->greq);
   if (rc) {
-    free(e);
     release(p);
     free(p);
-    return dlp_raise(comm, rc);
+    return dlp_raise(op->comm, rc);
   }
   dlp_finalize_hook();
   pthread_mutex_lock(&lock);
-  if (!p->send && !first && (rc = post_recv(p))) {   /* MPICH raised it */
+  if (!p->send && (rc = post_recv(p))) {     /* MPICH raised it */
     pthread_mutex_unlock(&lock);
     PMPI_Grequest_complete(p->greq);
     PMPI_Request_free(&p->greq);
-    free(e);
     release(p);
     free(p);
     return rc;
   }
+  p->blocks = MPI_DATATYPE_NULL;             /* MPI holds it from here */
   append(p);
-  MPI_Request greq = p->greq;
-  e->pipe = p;
-  if (first)
-    arrived(p, first);
+  op->req = p->greq;
+  op->pipe = p;
   advance(p);
   pthread_mutex_unlock(&lock);
-  dlp_req_add(e, greq);
-  *req = greq;
   return MPI_SUCCESS;
 }
 
-int dlp_pipe_isend(const dlp_data *d, int dest, int tag, MPI_Comm comm, int mode,
-                   MPI_Request *req)
+/* after its generalized request completed: the error to report
+   (MPI_SUCCESS, MPI_ERR_TRUNCATE, a chunk's error), raised on the stream's
+   communicator unless MPICH raised it already; frees the stream */
+static int finish(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_on)
 {
-  int err;
-  dlp_pipe *p = pipe_new(d, dest, tag, comm, true, &err);
-  if (!p)
-    return dlp_raise(comm, err);
-  p->mode = mode;
-  DLP_TRACE("send stream: %zu bytes to %d, tag %d, %zu chunks%s", p->n, dest, tag,
-            p->nchunks, d->dense ? ", dense" : "");
-  return start(p, NULL, req);
+  (void)st;
+  dlp_pipe *p = op->pipe;
+  int own = p->err ? p->err : !p->send && p->truncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+  *raise_on = own && !(p->err && p->err_raised) ? p->comm : MPI_COMM_NULL;
+  free(p);
+  op->pipe = NULL;
+  return own ? own : err;
 }
 
-static void trace_recv(const dlp_pipe *p, const char *how)
+static bool blocked_at(int dest, int tag, MPI_Comm comm)
 {
-  dlp_args t;
-  DLP_TRACE("receive stream%s: up to %zu bytes from %d, tag %d%s", how, p->n, p->peer,
-            p->tag, p->d.dense ? ", dense" : !dlp_in_place(&p->d, true, p->C, &t) ? ""
-            : p->d.strategy == DLP_S_BLOCKS ? ", first into the user's blocks"
-            : ", first into the user's type (MPICH)");
-}
-
-/* a new receive stream, traced; NULL (*err set) when out of memory */
-static dlp_pipe *recv_new(const dlp_data *d, int src, int tag, MPI_Comm comm,
-                          const char *how, int *err)
-{
-  dlp_pipe *p = pipe_new(d, src, tag, comm, false, err);
-  if (p)
-    trace_recv(p, how);
-  return p;
-}
-
-int dlp_pipe_irecv(const dlp_data *d, int src, int tag, MPI_Comm comm,
-                   MPI_Request *req)
-{
-  int err;
-  dlp_pipe *p = recv_new(d, src, tag, comm, "", &err);
-  return p ? start(p, NULL, req) : dlp_raise(comm, err);
-}
-
-int dlp_pipe_recv(const dlp_data *d, int src, int tag, MPI_Comm comm,
-                  MPI_Status *status)
-{
-  int err;
-  dlp_pipe *p = recv_new(d, src, tag, comm, ", blocking", &err);
-  if (!p)
-    return dlp_raise(comm, err);
-  MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-  dlp_args t = first_target(p);
-  int rc = dlp_recv_as(t.buf, t.count, t.dt, src, tag, comm, st);
-  size_t got = dlp_status_bytes(st);
-  bool whole = rc != MPI_SUCCESS || got != p->C;
-  if (whole) {             /* MPICH's status and code, as the default mode */
-    DLP_TRACE("receive stream: %zu bytes arrived whole", got);
-    if (rc == MPI_SUCCESS || dlp_class(rc) == MPI_ERR_TRUNCATE)
-      deliver(p, 0, p->land, got);
-    release(p);
-    free(p);
-    return rc;
-  }
-  DLP_TRACE("receive stream: a first chunk arrived");
-  MPI_Request r;
-  rc = start(p, st, &r);
-  return rc ? rc : dlp_wait(&r, status);
-}
-
-bool dlp_pipe_send_needed(const dlp_data *d, int dest, int tag, MPI_Comm comm)
-{
-  return d->bytes >= dlp_cfg()->chunk || dlp_pipe_blocked(dest, tag, comm);
-}
-
-bool dlp_pipe_blocked(int dest, int tag, MPI_Comm comm)
-{
-  if (!dlp_pipe_active())
+  if (!active())
     return false;
   dlp_pipe probe = {.send = true, .comm = comm, .peer = dest, .tag = tag};
   pthread_mutex_lock(&lock);
@@ -569,8 +508,9 @@ bool dlp_pipe_blocked(int dest, int tag, MPI_Comm comm)
   return busy;
 }
 
-void dlp_pipe_cancel(dlp_pipe *p)
+static void cancel(dlp_op *op)
 {
+  dlp_pipe *p = op->pipe;
   pthread_mutex_lock(&lock);
   /* only a receive not yet matched can be cancelled; progress sees it */
   if (!p->send && !p->finished && p->k == 0)
@@ -578,8 +518,9 @@ void dlp_pipe_cancel(dlp_pipe *p)
   pthread_mutex_unlock(&lock);
 }
 
-void dlp_pipe_orphan(dlp_pipe *p)
+static void orphan(dlp_op *op)
 {
+  dlp_pipe *p = op->pipe;
   pthread_mutex_lock(&lock);
   bool done = p->retired_op;
   p->orphan = true;
@@ -590,17 +531,7 @@ void dlp_pipe_orphan(dlp_pipe *p)
   }
 }
 
-int dlp_pipe_finish(dlp_pipe *p, MPI_Comm *comm, bool *raised)
-{
-  int err = p->err ? p->err
-          : !p->send && p->truncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-  *comm = p->comm;
-  *raised = p->err && p->err_raised;
-  free(p);
-  return err;
-}
-
-void dlp_pipe_drain_orphans(void)
+static void drain(void)
 {
   for (;;) {
     pthread_mutex_lock(&lock);
@@ -614,3 +545,13 @@ void dlp_pipe_drain_orphans(void)
       return;
   }
 }
+
+const dlp_stream_module dlp_pipeline = {
+  .route = {start, finish},
+  .blocked = blocked_at,
+  .active = active,
+  .progress = progress,
+  .cancel = cancel,
+  .orphan = orphan,
+  .drain = drain,
+};

@@ -1,9 +1,15 @@
 /* The PMPI interposer (libdataloop-mpi-preload.so): what its files offer
  * each other. Nothing declared here is exported; the library's only public
- * symbols are the MPI_* functions it intercepts and dl_preload_active.
+ * symbols are the MPI_* functions it intercepts and the dl_preload_*
+ * introspection calls.
  *
- *   config.c    environment (DL_TRACE, DL_PIPELINE, DL_PIPELINE_CHUNK,
- *               DL_STRATEGY, DL_ADAPT, DL_TRY_MPICH), trace
+ *   config.c    environment (DL_TRACE, DL_PIPELINE, DL_PIPELINE_RING,
+ *               DL_STRATEGY, DL_ADAPT), trace
+ *   thresholds.c  pipeline_chunk, direct_block and the route table: from
+ *               the caches, the tuning file, the environment
+ *   plan.c      the route of each (type, count), chosen once and cached
+ *   routes.c    the routes: direct, packed, blocks, MPICH's engine; each
+ *               a start and a finish
  *   errors.c    errors through the communicator's error handler
  *   data.c      a user buffer as dataloop sees it; staging buffers
  *   raw.c       byte sends and receives in the int or the _c form
@@ -12,9 +18,8 @@
  *   p2p.c       point-to-point calls with derived datatypes
  *   requests.c  the table of interposed requests, freed requests, finalize
  *   complete.c  MPI_Wait*, MPI_Test*, MPI_Request_free, MPI_Cancel
- *   pipeline.c  the opt-in chunk streams (DL_PIPELINE=1)
- *   strategy.c  how each (type, count) moves: direct, blocks, pack, pipeline,
- *               MPICH's own engine
+ *   pipeline.c  the opt-in chunk streams (DL_PIPELINE=1): the pipeline
+ *               route and its progress, a module behind dlp_streams()
  *   stats.c     counts of what it handled (dl_preload_counts, DL_STATS_FILE)
  *   probe.c     probes and matched receives; streams probed whole (parked)
  */
@@ -24,33 +29,28 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "../bridge.h"
 
 /* ---- configuration (config.c) ---- */
 typedef struct dlp_config {
-  bool trace;        /* DL_TRACE=1: a line per interposed operation, stderr */
+  bool trace;        /* DL_TRACE=1: each plan's route, stream ends, on stderr */
   bool pipeline;     /* DL_PIPELINE=1: receives of >= chunk bytes are
                         streams, sends may be */
-  size_t chunk;      /* DL_PIPELINE_CHUNK: bytes per chunk (dl_tune) */
   int ring;          /* DL_PIPELINE_RING: packed chunks in flight, 2..4 */
-  int strategy;      /* DL_STRATEGY: DLP_S_PACK, _BLOCKS, _PIPE or _MPICH
-                        forced, or -1 */
-  bool adapt;        /* DL_ADAPT (default 1): timed sends and receives may
-                        switch a (type, count) among PACK, BLOCKS, MPICH (and
-                        PIPE) */
-  bool try_mpich;    /* DL_TRY_MPICH (default 1): MPICH is one of the kinds */
+  int strategy;      /* DL_STRATEGY: a route (DLP_R_PACK, _BLOCKS, _PIPE or
+                        _MPICH) forced, or -1 */
+  bool adapt;        /* DL_ADAPT=1: one calibration round per plan */
 } dlp_config;
 DLI_HIDDEN const dlp_config *dlp_cfg(void);
-/* switches the mode at run time (the benchmark does, on all ranks at a
-   point where no message is in flight); chunk 0 keeps the chunk size */
+/* the benchmark's and tests' switches, at a point where no message is in
+   flight: the mode (chunk 0 keeps the chunk size), a forced route (-1:
+   the thresholds choose), DL_ADAPT; plans made before keep theirs */
 DLI_HIDDEN void dlp_configure(bool pipeline, size_t chunk);
-/* forces a strategy (DLP_S_PACK, _BLOCKS, _PIPE, _MPICH) or -1 for the automatic
-   choice; for the benchmark, like dlp_configure */
-DLI_HIDDEN void dlp_configure_strategy(int strategy);
-/* DL_ADAPT and DL_TRY_MPICH at run time, for the tests; plans made before
-   keep theirs */
+DLI_HIDDEN void dlp_configure_strategy(int route);
 DLI_HIDDEN void dlp_configure_adapt(bool adapt);
-DLI_HIDDEN void dlp_configure_try_mpich(bool try_mpich);
+/* the pipeline chunk in use */
+DLI_HIDDEN size_t dlp_chunk(void);
 DLI_HIDDEN void dlp_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define DLP_TRACE(...)                  \
   do {                                  \
@@ -61,6 +61,9 @@ DLI_HIDDEN void dlp_trace(const char *fmt, ...) __attribute__((format(printf, 1,
 /* exported: 1 (dlsym(RTLD_DEFAULT, "dl_preload_active") finds it only when
    the interposer is loaded) */
 int dl_preload_active(void);
+/* exported (plan.c): messages each route carried, and the routes' names */
+int dl_preload_routes(unsigned long long *out, int n);
+const char *dl_preload_route_name(int route);
 
 /* ---- counts (stats.c) ---- */
 /* what dl_preload_counts reports, in this order: MPI_Pack and MPI_Unpack
@@ -92,41 +95,9 @@ typedef struct dlp_data {
   bool named;          /* dt is predefined */
   bool dense;          /* the packed stream is bytes [base, base + bytes) */
   char *base;
-  int strategy;        /* DLP_S_*, from dlp_plan */
-  MPI_Datatype blocks; /* BLOCKS: the blocks, relative to buf */
   bool engine_ok;      /* MPICH's engine places the data as dataloop does
                           (dli_type_from_mpi_props) */
-  size_t mpich_unit;   /* MPICH may unpack into the user's buffer pieces of
-                          the stream cut at multiples of this; 0 (always,
-                          as MPICH 4.0.2 fails receives whose elements
-                          straddle its fragments): an MPICH receive is
-                          staged */
-  void *plan;          /* the cache entry in use until dlp_plan_done */
-  bool trial;          /* this use is one of the plan's timed trials */
-  bool control;        /* this use times the kept kind just before a trial */
-  bool watch;          /* this use times the kept kind for its own speed */
 } dlp_data;
-
-/* ---- strategies (strategy.c) ---- */
-enum { DLP_S_DIRECT, DLP_S_BLOCKS, DLP_S_PACK, DLP_S_PIPE, DLP_S_MPICH };
-/* chooses how d moves (stream: a pipeline-mode message of at least a
-   chunk, which may be PIPE as well as PACK or BLOCKS); BLOCKS leaves the
-   hindexed type in d->blocks. Call dlp_plan_done once the MPI operation
-   using d has started. */
-DLI_HIDDEN void dlp_plan(dlp_data *d, bool stream);
-DLI_HIDDEN void dlp_plan_done(dlp_data *d);
-/* dlp_plan_done for a blocking send whose duration the caller measured
-   (seconds; negative: failed): the plan's timed choice among its kinds
-   learns from it */
-DLI_HIDDEN void dlp_plan_timed_done(dlp_data *d, double seconds);
-/* dlp_plan_done for a blocking receive whose duration, unpacking
-   included, the caller measured (seconds; negative: failed) */
-DLI_HIDDEN void dlp_plan_received(dlp_data *d, double seconds);
-/* seconds on a monotonic clock */
-DLI_HIDDEN double dlp_now(void);
-DLI_HIDDEN const char *dlp_strategy_name(int s);
-/* frees every cached plan (at MPI_Finalize) */
-DLI_HIDDEN void dlp_plans_free(void);
 
 enum { DLP_PASS = -1 };  /* not the interposer's business: MPICH judges */
 /* describes (buf, count, dt): MPI_SUCCESS, DLP_PASS for arguments MPICH
@@ -134,23 +105,11 @@ enum { DLP_PASS = -1 };  /* not the interposer's business: MPICH judges */
    class (the type cannot be decoded, sizes overflow) */
 DLI_HIDDEN int dlp_data_get(const void *buf, MPI_Count count, MPI_Datatype dt,
                             dlp_data *d);
-/* whether the default mode hands the user's own arguments to MPICH */
+/* whether the user's own arguments (or the dense bytes) go to MPICH */
 static inline bool dlp_straight(const dlp_data *d)
 {
   return d->named || d->dense || d->bytes == 0;
 }
-/* a buffer as MPICH is handed it */
-typedef struct dlp_args {
-  void *buf;
-  MPI_Count count;
-  MPI_Datatype dt;
-} dlp_args;
-/* BLOCKS and MPICH hand MPICH the user's buffer as it is (*a): described
-   by the hindexed type of its blocks, or by the user's own type; a receive
-   of the latter only where MPICH unpacks it soundly (d->mpich_unit) and
-   pieces cut at multiples of `cut` bytes (0: the message whole) end
-   between elements. false: the data is staged */
-DLI_HIDDEN bool dlp_in_place(const dlp_data *d, bool recv, size_t cut, dlp_args *a);
 /* staging memory of n bytes (a kept buffer when one is large enough), and
    its return; dlp_stage_flush frees the kept ones (at MPI_Finalize) */
 DLI_HIDDEN void *dlp_stage_get(size_t n);
@@ -164,6 +123,67 @@ DLI_HIDDEN void dlp_stage_in(const dlp_data *d, const void *stage, size_t n);
 /* bytes a receive status says arrived */
 DLI_HIDDEN size_t dlp_status_bytes(const MPI_Status *st);
 
+/* ---- thresholds (thresholds.c) ---- */
+/* the routes, in the order dl_preload_routes counts them */
+enum { DLP_R_DIRECT, DLP_R_PACK, DLP_R_BLOCKS, DLP_R_MPICH, DLP_R_PIPE, DLP_NROUTES };
+DLI_HIDDEN const char *dlp_route_name(int route);
+/* the route a tuning file names, or -1 */
+DLI_HIDDEN int dlp_route_named(const char *name);
+#define DLP_ROW_POINTS 16
+#define DLP_ROWS 8
+typedef struct dlp_thresholds {
+  size_t chunk;          /* pipeline_chunk, DL_PIPELINE_CHUNK */
+  size_t direct_block;   /* mean block bytes from which blocks go as they
+                            lie where no route table applies */
+  bool direct_env;       /* DL_DIRECT_BLOCK set: it decides alone */
+  int rows;              /* route@<message> lines of the tuning file */
+  struct dlp_row {
+    size_t message;
+    int n;
+    struct dlp_point {
+      size_t block;
+      int route;         /* DLP_R_PACK, _BLOCKS or _MPICH */
+    } at[DLP_ROW_POINTS];
+  } row[DLP_ROWS];
+  const char *chunk_from, *direct_from;
+} dlp_thresholds;
+/* read once: the machine's caches, the tuning file, the environment */
+DLI_HIDDEN const dlp_thresholds *dlp_th(void);
+/* reads them again (tests, after changing the file or the environment;
+   no operation may be in flight) */
+DLI_HIDDEN void dlp_thresholds_reload(void);
+/* the route for a message of that many bytes in blocks of that mean size:
+   the route table's point measured nearest (message size, then block size,
+   on a log scale), else blocks from direct_block, else packed */
+DLI_HIDDEN int dlp_route_for(size_t bytes, size_t mean_block);
+/* prints them as tuning file lines */
+DLI_HIDDEN void dlp_thresholds_print(FILE *f);
+
+/* ---- plans: a route chosen once per (type, count) (plan.c) ---- */
+typedef struct dlp_choice {
+  int route;             /* DLP_R_*; never MPICH for a receive */
+  int first;             /* PIPE: the route a whole message's first receive
+                            lands by (PACK, BLOCKS) */
+  MPI_Datatype blocks;   /* BLOCKS (or PIPE's first): the blocks, an
+                            hindexed type of bytes relative to the buffer,
+                            valid until dlp_choice_done */
+  void *plan;
+  bool timed;            /* a calibration use (DL_ADAPT=1) of candidate
+                            slot, started at t0 */
+  int slot;
+  double t0;
+} dlp_choice;
+/* the route of a send (recv false) or receive of d; stream: a pipeline-mode
+   message of a chunk or more */
+DLI_HIDDEN void dlp_choose(const dlp_data *d, bool stream, bool recv, dlp_choice *c);
+/* releases the plan once its operation has started; ok: a blocking one
+   ended well (a calibration use counts its time) */
+DLI_HIDDEN void dlp_choice_done(dlp_choice *c, bool recv, bool ok);
+/* frees every cached plan (at MPI_Finalize, and for tests) */
+DLI_HIDDEN void dlp_plans_free(void);
+/* counts a message a route carried (dl_preload_routes) */
+DLI_HIDDEN void dlp_route_count(int route, bool recv);
+
 /* ---- byte messages, int or _c form by size (raw.c) ---- */
 enum { DLP_STANDARD, DLP_SYNC, DLP_READY, DLP_BUFFERED };
 DLI_HIDDEN int dlp_send_as(const void *buf, MPI_Count count, MPI_Datatype dt,
@@ -176,25 +196,49 @@ DLI_HIDDEN int dlp_recv_as(void *buf, MPI_Count count, MPI_Datatype dt, int src,
 DLI_HIDDEN int dlp_irecv_as(void *buf, MPI_Count count, MPI_Datatype dt, int src,
                             int tag, MPI_Comm comm, MPI_Request *req);
 
-/* ---- interposed requests (requests.c) ---- */
-enum { DLP_REQ_SEND, DLP_REQ_RECV, DLP_REQ_PIPE };
+/* ---- operations and their routes (routes.c) ---- */
 typedef struct dlp_pipe dlp_pipe;
+typedef struct dlp_op {
+  int route;             /* DLP_R_* */
+  bool recv;
+  int mode;              /* a send's DLP_STANDARD ... */
+  int peer, tag;
+  MPI_Comm comm;
+  dlp_data d;
+  int first;             /* PIPE: dlp_choice's */
+  MPI_Datatype blocks;   /* BLOCKS, PIPE's first: dlp_choice's, while starting */
+  void *stage;           /* PACK: the packed bytes */
+  dlp_pipe *pipe;        /* PIPE */
+  MPI_Request req;       /* what completes it: MPICH's request, or the
+                            stream's generalized request */
+} dlp_op;
+
+typedef struct dlp_route {
+  /* starts op (sets op->req); an error of the interposer's is raised */
+  int (*start)(dlp_op *op);
+  /* after op->req completed with MPICH's status st and code err: the rest
+     of the work (unpacking, freeing); returns the code to report, and in
+     *raise_on the communicator to raise an error of the interposer's own
+     on (MPI_COMM_NULL: none, or MPICH raised it). NULL: nothing to do */
+  int (*finish)(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_on);
+} dlp_route;
+DLI_HIDDEN const dlp_route *dlp_route_of(int route);
+/* a blocking operation: start, wait (progressing streams), finish */
+DLI_HIDDEN int dlp_run(dlp_op *op, MPI_Status *status);
+/* a nonblocking one: started, its remaining work entered under *req */
+DLI_HIDDEN int dlp_start(dlp_op *op, MPI_Request *req);
+
+/* ---- interposed requests (requests.c) ---- */
 typedef struct dlp_req {
   MPI_Request handle;    /* what the user holds */
-  int kind;
-  void *stage;           /* SEND, RECV: the packed bytes */
-  dlp_data d;            /* RECV: where they go; d.t holds a reference */
-  dlp_pipe *pipe;        /* PIPE */
+  dlp_op op;             /* a receive's op.d.t holds a reference */
   struct dlp_req *next;
 } dlp_req;
 
-DLI_HIDDEN dlp_req *dlp_req_new(int kind);
-/* a staged SEND or RECV whose request MPICH just started: entered in the
-   table, or finished at once if already complete */
-DLI_HIDDEN void dlp_req_track(dlp_req *r, MPI_Request handle);
-/* enters r under its handle (newest first, so a handle MPICH reuses at
-   once finds the new entry) */
-DLI_HIDDEN void dlp_req_add(dlp_req *r, MPI_Request handle);
+DLI_HIDDEN dlp_req *dlp_req_new(void);
+/* r->op started (r->op.req): its work at completion entered in the table
+   (its type held), or done now if MPICH completed it already */
+DLI_HIDDEN void dlp_req_track(dlp_req *r);
 DLI_HIDDEN bool dlp_req_any(void);           /* entries or orphans exist */
 DLI_HIDDEN dlp_req *dlp_req_find(MPI_Request h);
 /* the entry of h taken out of the table (NULL: not interposed), for a call
@@ -202,10 +246,7 @@ DLI_HIDDEN dlp_req *dlp_req_find(MPI_Request h);
 DLI_HIDDEN dlp_req *dlp_req_claim(MPI_Request h);
 DLI_HIDDEN void dlp_req_unclaim(dlp_req *r);
 /* the interposer's work for a claimed request MPICH has completed (and
-   freed), whose error MPICH reported as err: unpacks a receive that was not
-   cancelled, frees everything, returns the error to report for it. That is
-   err, or a stream's own error; *raise_on is then the communicator to
-   raise it on (MPI_COMM_NULL when MPICH has already raised it). */
+   freed), with MPICH's error err: the route's finish; frees r */
 DLI_HIDDEN int dlp_req_finish(dlp_req *r, MPI_Status *st, int err,
                               MPI_Comm *raise_on);
 /* MPI_Request_free of a claimed interposed request: it completes later */
@@ -221,39 +262,29 @@ DLI_HIDDEN void dlp_finalize_hook(void);
 DLI_HIDDEN int dlp_wait(MPI_Request *req, MPI_Status *status);
 DLI_HIDDEN int dlp_cancel(MPI_Request *req);
 
-/* ---- pipelined streams (pipeline.c) ---- */
-/* some stream is in progress: blocking calls must poll and progress */
-DLI_HIDDEN bool dlp_pipe_active(void);
-/* advances every stream as far as it can without blocking */
-DLI_HIDDEN void dlp_progress(void);
-/* whether a send of d to (comm, dest, tag) is a pipeline-mode operation:
-   at least a chunk, or queued behind a stream still sending there */
-DLI_HIDDEN bool dlp_pipe_send_needed(const dlp_data *d, int dest, int tag,
-                                     MPI_Comm comm);
-/* whether a stream is still sending to (comm, dest, tag): a send there
-   must be a stream too, to keep MPI's message order */
-DLI_HIDDEN bool dlp_pipe_blocked(int dest, int tag, MPI_Comm comm);
-/* nonblocking stream operations; *req is a generalized request. A
-   receive's first receive lands in the user's blocks when d->strategy is
-   BLOCKS (d->blocks, held until the call returns) */
-DLI_HIDDEN int dlp_pipe_isend(const dlp_data *d, int dest, int tag, MPI_Comm comm,
-                              int mode, MPI_Request *req);
-DLI_HIDDEN int dlp_pipe_irecv(const dlp_data *d, int src, int tag, MPI_Comm comm,
-                              MPI_Request *req);
-/* a blocking stream receive while no stream is in progress: its first
-   receive is MPICH's blocking one, and a message that arrived whole ends
-   there with MPICH's status and code; a first chunk goes on as a stream
-   (dlp_pipe_irecv's, waited for) */
-DLI_HIDDEN int dlp_pipe_recv(const dlp_data *d, int src, int tag, MPI_Comm comm,
-                             MPI_Status *status);
-DLI_HIDDEN void dlp_pipe_cancel(dlp_pipe *p);
-DLI_HIDDEN void dlp_pipe_orphan(dlp_pipe *p);
-/* after its generalized request completed: the error to report (MPI_SUCCESS,
-   MPI_ERR_TRUNCATE, a chunk's error), *comm where to raise it, *raised
-   whether MPICH already raised it; frees p */
-DLI_HIDDEN int dlp_pipe_finish(dlp_pipe *p, MPI_Comm *comm, bool *raised);
-/* drives orphaned streams to their end (at MPI_Finalize) */
-DLI_HIDDEN void dlp_pipe_drain_orphans(void);
+/* ---- pipelined streams (pipeline.c), a module behind dlp_streams ---- */
+typedef struct dlp_stream_module {
+  dlp_route route;                 /* DLP_R_PIPE */
+  /* route choice: a stream is still sending to (comm, dest, tag), so a
+     send there must be a stream too (MPI's message order) */
+  bool (*blocked)(int dest, int tag, MPI_Comm comm);
+  /* completion: some stream is in progress, so blocking calls progress
+     them while they wait */
+  bool (*active)(void);
+  void (*progress)(void);          /* advances every stream, never blocks */
+  void (*cancel)(dlp_op *op);      /* a receive not yet matched stops */
+  void (*orphan)(dlp_op *op);      /* MPI_Request_free: it ends on its own */
+  void (*drain)(void);             /* drives orphans to their end */
+} dlp_stream_module;
+DLI_HIDDEN extern const dlp_stream_module dlp_pipeline;
+/* the stream module in pipeline mode (DL_PIPELINE=1), else NULL */
+DLI_HIDDEN const dlp_stream_module *dlp_streams(void);
+/* the completion calls' hook: streams are in progress */
+static inline const dlp_stream_module *dlp_streams_busy(void)
+{
+  const dlp_stream_module *m = dlp_streams();
+  return m && m->active() ? m : NULL;
+}
 
 /* ---- probed messages (probe.c) ---- */
 /* a receive whose envelope matches a stream a probe received whole: true

@@ -125,7 +125,7 @@ static void describe(const parked *p, MPI_Status *st, size_t bytes)
    whole message of a chunk, followed by an empty one) */
 static bool stream_start(const MPI_Status *st)
 {
-  return dlp_cfg()->pipeline && dlp_status_bytes(st) == dlp_cfg()->chunk;
+  return dlp_cfg()->pipeline && dlp_status_bytes(st) == dlp_chunk();
 }
 
 /* receives the stream whose first chunk MPICH matched as *m: that chunk,
@@ -133,7 +133,7 @@ static bool stream_start(const MPI_Status *st)
 static int assemble(MPI_Message *m, const MPI_Status *first, MPI_Comm comm,
                     parked **out)
 {
-  size_t c = dlp_cfg()->chunk, n = 0, cap = 2 * c;
+  size_t c = dlp_chunk(), n = 0, cap = 2 * c;
   parked *p = calloc(1, sizeof(*p));
   char *data = malloc(cap);
   if (!p || !data) {
@@ -411,10 +411,10 @@ static int imrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
   dlp_data d;
   if (!message || !req || !staged(buf, count, dt, *message, &d))
     return imrecv_as(buf, count, dt, message, req);
-  void *stage = dlp_stage_get(d.bytes);
-  dlp_req *e = stage ? dlp_req_new(DLP_REQ_RECV) : NULL;
-  if (!e) {
-    dlp_stage_put(stage);
+  dlp_req *e = dlp_req_new();
+  void *stage = e ? dlp_stage_get(d.bytes) : NULL;
+  if (!stage) {
+    free(e);
     return dlp_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
   }
   int rc = imrecv_as(stage, (MPI_Count)d.bytes, MPI_PACKED, message, req);
@@ -424,10 +424,10 @@ static int imrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
     return rc;
   }
   dlp_count(DLP_N_RECV);
-  e->stage = stage;
-  e->d = d;
-  dl_type_retain(e->d.t);    /* the user may free the type before completion */
-  dlp_req_track(e, *req);
+  /* completed as a packed receive is (routes.c) */
+  e->op = (dlp_op){.route = DLP_R_PACK, .recv = true, .d = d, .stage = stage,
+                   .blocks = MPI_DATATYPE_NULL, .req = *req, .comm = MPI_COMM_WORLD};
+  dlp_req_track(e);
   return MPI_SUCCESS;
 }
 

@@ -1,8 +1,9 @@
 /* The table of interposed requests. A nonblocking derived-type operation
- * hands the user MPICH's own request handle (default mode: the byte
- * message's request; pipeline mode: a generalized request) and records,
- * under that handle, what remains to do at completion: free the staging
- * buffer of a send, unpack and free that of a receive, release the type.
+ * hands the user MPICH's own request handle (the byte message's request,
+ * or a stream's generalized request) and records, under that handle, the
+ * operation whose route has work left at completion (routes.c): free the
+ * staging buffer of a send, unpack and free that of a receive, end a
+ * stream; and it holds the type until then.
  *
  * Completion wrappers claim the entries of the requests they are given
  * (take them out of the table) before calling MPICH, finish those whose
@@ -38,33 +39,37 @@ static unsigned bucket_of(MPI_Request h)
   return (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 32) & (NBUCKETS - 1);
 }
 
-static void complete_staged(dlp_req *r, const MPI_Status *st, int err);
+static int finish(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on);
 
-dlp_req *dlp_req_new(int kind)
+dlp_req *dlp_req_new(void)
 {
-  dlp_req *r = calloc(1, sizeof(*r));
-  if (r)
-    r->kind = kind;
-  return r;
+  return calloc(1, sizeof(dlp_req));
 }
 
-void dlp_req_track(dlp_req *r, MPI_Request handle)
+static void add(dlp_req *r, MPI_Request handle);
+
+void dlp_req_track(dlp_req *r)
 {
+  dl_type_retain(r->op.d.t);   /* the user may free the type before completion */
   /* MPICH hands out one shared handle for every request that completes at
      once (an eager send: 0x6c000001), so only pending requests, whose
-     handles are unique, go into the table; the others finish now */
+     handles are unique, go into the table; the others finish now. A
+     stream's generalized request is unique, and reports its errors when
+     the user completes it */
   int flag = 0;
   MPI_Status st;
-  int rc = PMPI_Request_get_status(handle, &flag, &st);
+  int rc = r->op.route == DLP_R_PIPE ? MPI_SUCCESS
+         : PMPI_Request_get_status(r->op.req, &flag, &st);
   if (flag) {
+    MPI_Comm on;
     atomic_fetch_add(&live, 1);
-    complete_staged(r, &st, rc);
+    finish(r, &st, rc, &on);
     return;
   }
-  dlp_req_add(r, handle);
+  add(r, r->op.req);
 }
 
-void dlp_req_add(dlp_req *r, MPI_Request handle)
+static void add(dlp_req *r, MPI_Request handle)
 {
   r->handle = handle;
   dlp_req **b = &buckets[bucket_of(handle)];
@@ -121,50 +126,29 @@ void dlp_req_unclaim(dlp_req *r)
   pthread_mutex_unlock(&table_lock);
 }
 
-static bool cancelled(const MPI_Status *st)
+/* the route's finish; frees r */
+static int finish(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on)
 {
-  int flag = 0;
-  return PMPI_Test_cancelled(st, &flag) == MPI_SUCCESS && flag;
-}
-
-/* the work of a staged send or receive once MPICH completed it */
-static void complete_staged(dlp_req *r, const MPI_Status *st, int err)
-{
-  if (r->kind == DLP_REQ_RECV) {
-    /* a truncated receive delivers what arrived (MPICH's status says how
-       much); a cancelled or failed one delivers nothing */
-    if ((err == MPI_SUCCESS || dlp_class(err) == MPI_ERR_TRUNCATE) && !cancelled(st))
-      dlp_stage_in(&r->d, r->stage, dlp_status_bytes(st));
-    dl_type_free(&r->d.t);
-  }
-  dlp_stage_put(r->stage);
+  const dlp_route *route = dlp_route_of(r->op.route);
+  *raise_on = MPI_COMM_NULL;
+  if (route->finish)
+    err = route->finish(&r->op, st, err, raise_on);
+  dl_type_free(&r->op.d.t);
   free(r);
   atomic_fetch_sub(&live, 1);
+  return err;
 }
 
 int dlp_req_finish(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on)
 {
-  *raise_on = MPI_COMM_NULL;
-  if (r->kind != DLP_REQ_PIPE) {
-    complete_staged(r, st, err);
-    return err;
-  }
-  bool raised;
-  MPI_Comm comm;
-  int perr = dlp_pipe_finish(r->pipe, &comm, &raised);
-  free(r);
-  atomic_fetch_sub(&live, 1);
-  if (perr == MPI_SUCCESS)
-    return err;
-  if (!raised)
-    *raise_on = comm;
-  return perr;
+  return finish(r, st, err, raise_on);
 }
 
 void dlp_req_orphan(dlp_req *r)
 {
-  if (r->kind == DLP_REQ_PIPE) {
-    dlp_pipe_orphan(r->pipe);    /* the stream ends on its own */
+  if (r->op.route == DLP_R_PIPE) {
+    dlp_pipeline.orphan(&r->op);    /* the stream ends on its own */
+    dl_type_free(&r->op.d.t);
     free(r);
     atomic_fetch_sub(&live, 1);
     return;
@@ -194,7 +178,8 @@ static void orphans_run(bool wait)
       continue;
     }
     *p = r->next;
-    complete_staged(r, &st, rc);
+    MPI_Comm on;
+    finish(r, &st, rc, &on);
   }
   pthread_mutex_unlock(&orphan_lock);
 }
@@ -212,7 +197,7 @@ static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
 {
   (void)comm; (void)val; (void)extra;
   orphans_run(true);
-  dlp_pipe_drain_orphans();
+  dlp_pipeline.drain();
   dlp_plans_free();
   dlp_stage_flush();
   PMPI_Comm_free_keyval(&key);

@@ -33,11 +33,17 @@ void dlp_stats_write(void)
     return;
   unsigned long long c[DLP_N_COUNTS];
   dl_preload_counts(c, DLP_N_COUNTS);
-  char line[256];
+  unsigned long long r[2 * DLP_NROUTES];
+  dl_preload_routes(r, 2 * DLP_NROUTES);
+  char line[512];
   int n = snprintf(line, sizeof(line),
-                   "dataloop-preload pid=%d pack=%llu unpack=%llu send=%llu recv=%llu\n",
+                   "dataloop-preload pid=%d pack=%llu unpack=%llu send=%llu recv=%llu",
                    (int)getpid(), c[DLP_N_PACK], c[DLP_N_UNPACK], c[DLP_N_SEND],
                    c[DLP_N_RECV]);
+  for (int i = 0; i < DLP_NROUTES; i++)   /* messages sent by each route */
+    n += snprintf(line + n, sizeof(line) - (size_t)n, " via_%s=%llu",
+                  dlp_route_name(i), r[2 * i]);
+  n += snprintf(line + n, sizeof(line) - (size_t)n, "\n");
   int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0)
     return;

@@ -2,9 +2,9 @@
  * so a copy much larger than the last-level cache does not first read each
  * destination line in (the write-allocate) and does not evict everything
  * else. Whether that wins depends on the machine: dataloop-tune measures
- * it, and dli_tune()->nt_threshold says from what size (0: never). */
+ * it, and dli_nt_threshold() (the tuning layer's) says from what size. */
 #include <string.h>
-#include "tune.h"
+#include "actions.h"
 #if defined(__x86_64__)
 #include <emmintrin.h>
 #endif

@@ -1,0 +1,173 @@
+/* The interposer's thresholds (doc/tuning.md): derived from the machine's
+ * caches, then the tuning file dataloop-tune writes, then the environment.
+ * Read once; tests and the benchmark may read them again while nothing is
+ * in flight. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "preload.h"
+#include "../../tune/tune.h"
+#include "../../../dataloop/env.h"
+
+#define KIB ((size_t)1024)
+#define MIB (1024 * KIB)
+#define MAX_CHUNK (1u << 30)      /* chunks use the int-count MPI calls */
+#define NEVER ((size_t)1 << 50)
+
+static const char *const names[DLP_NROUTES] = {"direct", "pack", "blocks", "mpich",
+                                               "pipeline"};
+static dlp_thresholds th;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+const char *dlp_route_name(int route)
+{
+  return route >= 0 && route < DLP_NROUTES ? names[route] : "?";
+}
+
+int dlp_route_named(const char *name)
+{
+  for (int r = 0; r < DLP_NROUTES; r++)
+    if (strcmp(name, names[r]) == 0)
+      return r;
+  return -1;
+}
+
+static size_t clamp(size_t v, size_t lo, size_t hi)
+{
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* "route@<message> <block>:<route> ..." (what dataloop-tune measured
+   fastest there); a line with a bad entry is left out whole, a repeated
+   message size replaces its row */
+static void route_row(const char *message, const char *value)
+{
+  struct dlp_row r = {0};
+  if (!dli_parse_bytes(message, &r.message) || r.message == 0)
+    return;
+  char buf[512];
+  snprintf(buf, sizeof(buf), "%s", value);
+  for (char *save = NULL, *w = strtok_r(buf, " \t", &save); w;
+       w = strtok_r(NULL, " \t", &save)) {
+    char *colon = strchr(w, ':');
+    if (!colon || r.n == DLP_ROW_POINTS)
+      return;
+    *colon = '\0';
+    int route = dlp_route_named(colon + 1);
+    size_t block;
+    if (!dli_parse_bytes(w, &block) || block == 0 ||
+        (route != DLP_R_PACK && route != DLP_R_BLOCKS && route != DLP_R_MPICH))
+      return;
+    r.at[r.n++] = (struct dlp_point){block, route};
+  }
+  if (r.n == 0)
+    return;
+  int i = 0;
+  while (i < th.rows && th.row[i].message != r.message)
+    i++;
+  if (i == DLP_ROWS)
+    return;
+  th.row[i] = r;
+  if (i == th.rows)
+    th.rows++;
+}
+
+static void file_key(void *ctx, const char *name, const char *value)
+{
+  (void)ctx;
+  size_t v;
+  if (strcmp(name, "pipeline_chunk") == 0) {
+    if (dli_parse_bytes(value, &v) && v >= 1 && v <= MAX_CHUNK) {
+      th.chunk = v;
+      th.chunk_from = "file";
+    }
+  } else if (strcmp(name, "direct_block") == 0) {
+    if (dli_parse_bytes(value, &v) && v >= 1) {
+      th.direct_block = v;
+      th.direct_from = "file";
+    }
+  } else if (strncmp(name, "route@", 6) == 0) {
+    route_row(name + 6, value);
+  }
+}
+
+static void load(void)
+{
+  const dl_tune *t = dl_tune_get();
+  const char *machine = t->l2 ? "caches" : "default";
+  th = (dlp_thresholds){.chunk_from = machine, .direct_from = machine};
+  /* a pipeline ring of four chunks stays in one core's L2 */
+  th.chunk = t->l2 ? clamp(t->l2 / 4, 64 * KIB, 4 * MIB) : 256 * KIB;
+  /* a block of half the L2 or more is out of cache by the time its packed
+     copy is sent: packing it costs a whole extra pass over memory */
+  th.direct_block = t->l2 ? clamp(t->l2 / 2, 64 * KIB, 16 * MIB) : 512 * KIB;
+  dli_tune_file_each(file_key, NULL);
+  size_t v = dli_env_bytes("DL_PIPELINE_CHUNK", 0, 1, MAX_CHUNK);
+  if (v) {
+    th.chunk = v;
+    th.chunk_from = "environment";
+  }
+  v = dli_env_bytes("DL_DIRECT_BLOCK", 0, 1, NEVER);
+  if (v) {
+    th.direct_block = v;
+    th.direct_from = "environment";
+    th.direct_env = true;
+  }
+}
+
+const dlp_thresholds *dlp_th(void)
+{
+  pthread_once(&once, load);
+  return &th;
+}
+
+void dlp_thresholds_reload(void)
+{
+  pthread_once(&once, load);
+  load();
+}
+
+/* how far apart two sizes are on a log scale: the larger over the smaller */
+static double apart(size_t a, size_t b)
+{
+  a = a ? a : 1;
+  return a < b ? (double)b / (double)a : (double)a / (double)b;
+}
+
+int dlp_route_for(size_t bytes, size_t mean_block)
+{
+  const dlp_thresholds *t = dlp_th();
+  const struct dlp_row *row = NULL;
+  for (int i = 0; !t->direct_env && i < t->rows; i++)
+    if (!row || apart(bytes, t->row[i].message) < apart(bytes, row->message))
+      row = &t->row[i];
+  if (!row)
+    return mean_block >= t->direct_block ? DLP_R_BLOCKS : DLP_R_PACK;
+  const struct dlp_point *p = &row->at[0];
+  for (int i = 1; i < row->n; i++)
+    if (apart(mean_block, row->at[i].block) < apart(mean_block, p->block))
+      p = &row->at[i];
+  return p->route;
+}
+
+void dlp_thresholds_print(FILE *f)
+{
+  const dlp_thresholds *t = dlp_th();
+  fprintf(f, "pipeline_chunk  ");
+  dli_tune_print_bytes(f, t->chunk);
+  fprintf(f, "\t# %s; DL_PIPELINE_CHUNK overrides\ndirect_block    ", t->chunk_from);
+  dli_tune_print_bytes(f, t->direct_block);
+  fprintf(f, "\t# %s; DL_DIRECT_BLOCK overrides, the route table too\n",
+          t->direct_from);
+  for (int i = 0; i < t->rows; i++) {
+    fprintf(f, "route@");
+    dli_tune_print_bytes(f, t->row[i].message);
+    for (int k = 0; k < t->row[i].n; k++) {
+      fputc(k ? ' ' : '\t', f);
+      dli_tune_print_bytes(f, t->row[i].at[k].block);
+      fprintf(f, ":%s", dlp_route_name(t->row[i].at[k].route));
+    }
+    fputc('\n', f);
+  }
+}

@@ -1,6 +1,6 @@
 /* MPI_Type_create_indexed_block and MPI_Type_create_hindexed_block: the
  * block list of indexed with one length for every block. */
-#include "loop.h"
+#include "build.h"
 
 int dl_type_indexed_block(dl_count count, dl_count blocklen,
                           const dl_count *displs, dl_type *old, dl_type **out)

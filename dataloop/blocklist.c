@@ -4,7 +4,7 @@
  * first blocks, and how far a repeating pattern holds) without copying
  * the list. */
 #include <string.h>
-#include "loop.h"
+#include "build.h"
 
 /* raw block i: displacement in bytes and length in elements */
 static inline bool raw(const dli_blocks *s, dl_count i, dl_aint *off,

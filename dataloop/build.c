@@ -4,7 +4,7 @@
  * mallocs, and freeing it all is a walk over the chunks. */
 #include <stdlib.h>
 #include <string.h>
-#include "loop.h"
+#include "build.h"
 
 #define CHUNK 4096
 

@@ -2,7 +2,7 @@
  * leaf of its size, and the signature of one element of its basic type. */
 #include <stdalign.h>
 #include <wchar.h>
-#include "loop.h"
+#include "build.h"
 
 /* a 16-byte IEEE binary128 (Fortran REAL*16 with gfortran) and its complex
    pair; only size and alignment matter natively */

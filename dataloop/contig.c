@@ -1,7 +1,7 @@
 /* MPI_Type_contiguous, and the normalizer every constructor uses for a run
  * of consecutive elements. */
 #include <string.h>
-#include "loop.h"
+#include "build.h"
 
 /* copies of a loop whose blocks keep a fixed stride across copies merge
    into one longer loop of the same kind */

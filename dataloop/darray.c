@@ -5,7 +5,7 @@
  * with one block per process; NONE keeps the whole dimension. Processes are
  * numbered row-major over the grid, whatever the array order. */
 #include <stdlib.h>
-#include "loop.h"
+#include "build.h"
 
 static int check(int size, int rank, int ndims, const dl_count *gsizes,
                  const int *distribs, const int *dargs, const int *psizes,

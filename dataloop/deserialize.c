@@ -7,7 +7,8 @@
  * touch only bytes inside the declared true bounds, which is what bounded
  * segments and callers sizing buffers by the true extent rely on. */
 #include <string.h>
-#include "loop.h"
+#include "build.h"
+#include "serial.h"
 
 struct rd {
   const uint8_t *p;

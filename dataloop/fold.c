@@ -3,7 +3,7 @@
  * a fixed distance after its twin one period earlier) is stored as a
  * repetition of one small period; blocklist.c checks the candidate found
  * here against the whole list. */
-#include "loop.h"
+#include "build.h"
 
 static bool gap_eq(const dl_count *bls, const dl_aint *offs, dl_count a,
                    dl_count b)

@@ -3,7 +3,7 @@
  * touching blocks merge, equal lengths become BLOCKINDEXED, even spacing
  * becomes a VECTOR, and a repeating pattern is folded to one period. */
 #include <string.h>
-#include "loop.h"
+#include "build.h"
 
 /* the blocks from raw index `from` on (k merged blocks), as one INDEXED or
    BLOCKINDEXED loop; a leaf over bytes when the element is a dense run */

@@ -1,6 +1,6 @@
 /* Derived fields of a loop node: packed size, data bounds, depth, fusion. */
 #include <string.h>
-#include "loop.h"
+#include "build.h"
 
 bool dli_is_dense(const dli_loop *l)
 {

@@ -1,7 +1,7 @@
 /* MPI_Type_create_resized: same data, explicit (sticky) bounds. The loop
  * tree is unchanged; the new extent is what the next constructor or a
  * count > 1 replicates by. */
-#include "loop.h"
+#include "build.h"
 
 int dl_type_resized(dl_type *old, dl_aint lb, dl_aint extent, dl_type **out)
 {

@@ -3,6 +3,7 @@
  * what cannot be derived is written: the reader recomputes sizes, data
  * bounds, depth and prefix sums, so it has nothing to trust. */
 #include "loop.h"
+#include "serial.h"
 
 /* a writer that only counts while p is NULL */
 struct w {

@@ -3,7 +3,7 @@
  * type next to each other, and copies of one signature next to each other,
  * merge into one item. */
 #include <string.h>
-#include "loop.h"
+#include "build.h"
 
 const dli_sig *dli_sig_copies(dli_sig *into, const dli_sig *s, dl_count n)
 {

@@ -3,7 +3,7 @@
  * bytes (the homogeneous case: no per-element type is needed at the leaf);
  * anything else is a STRUCT loop with one child per block. */
 #include <string.h>
-#include "loop.h"
+#include "build.h"
 
 static bool same_elem(const dli_elem *a, const dli_elem *b)
 {

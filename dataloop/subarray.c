@@ -2,7 +2,7 @@
  * subsizes[d] elements of the previous dimension's type, starting at
  * starts[d], inside a dimension of sizes[d] elements (lb 0, extent the
  * whole dimension), so each step's extent is the next step's stride. */
-#include "loop.h"
+#include "build.h"
 
 int dl_type_subarray(int ndims, const dl_count *sizes, const dl_count *subsizes,
                      const dl_count *starts, int order, dl_type *old,

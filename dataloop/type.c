@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "env.h"
-#include "loop.h"
+#include "build.h"
 
 #define ALIGN8(x) (((x) + 7) & ~(size_t)7)
 

@@ -1,6 +1,6 @@
 /* MPI_Type_vector and MPI_Type_create_hvector. */
 #include <string.h>
-#include "loop.h"
+#include "build.h"
 
 int dli_mk_vector(dli_build *b, dl_count count, dl_count bl, dl_aint stride,
                   dli_elem e, const dli_loop **out)

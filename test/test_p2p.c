@@ -1089,9 +1089,15 @@ static unsigned long long carried(const char *name, bool recv)
   return 0;
 }
 
-/* the routes DL_EXPECT_ROUTES and DL_FORBID_ROUTES name */
+/* the routes DL_EXPECT_ROUTES and DL_FORBID_ROUTES name; in pipeline
+   mode, waits blocked in MPICH on the streams' requests (no polling) */
 static void check_routes(void)
 {
+  int (*counts)(unsigned long long *, int) =
+    (int (*)(unsigned long long *, int))dlsym(RTLD_DEFAULT, "dl_preload_counts");
+  unsigned long long c[5] = {0};
+  CHECK(counts(c, 5) >= 5, "dl_preload_counts has no blocked-wait count");
+  CHECK(!pipelined || c[4] > 0, "rank %d: no wait blocked in MPICH on a stream", rank);
   CHECK(carried("mpich", true) == 0, "%llu receives took MPICH's engine",
         carried("mpich", true));
   for (int forbid = 0; forbid < 2; forbid++) {

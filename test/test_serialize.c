@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include "loop.h"
+#include "serial.h"
 #include "buffers.h"
 #include "model.h"
 #include "randtype.h"

@@ -6,9 +6,12 @@
  * receives (how many bytes arrived, whether they were cancelled), so when
  * the user ignores them it passes its own.
  *
- * While a pipelined stream is in progress the blocking calls poll (test and
- * progress every stream) instead of blocking in MPICH: a stream moves only
- * inside intercepted calls, and the request waited for may depend on one.
+ * While a pipelined stream is in progress, the request waited for may
+ * depend on it, and a stream moves only inside intercepted calls: MPI_Wait
+ * and MPI_Waitany (and the blocking point-to-point calls) then block in
+ * MPICH on their requests together with those the streams wait on next,
+ * moving the streams on as those complete; MPI_Waitall and MPI_Waitsome,
+ * which must not complete requests one by one, poll (test and progress).
  * Without streams a program with no interposed request pending pays two
  * atomic loads per call.
  *
@@ -16,7 +19,9 @@
  * interposer's own (a stream's truncation) is raised as MPICH 4.0.2 raises
  * completion errors: through MPI_COMM_WORLD's handler, and in the calls
  * with status arrays as MPI_ERR_IN_STATUS with each status's MPI_ERROR set. */
+#include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include "preload.h"
 
 #define SMALL 16          /* requests handled without allocation */
@@ -41,6 +46,49 @@ static void progress(void)
   const dlp_stream_module *m = dlp_streams_busy();
   if (m)
     m->progress();
+}
+
+#define LEND_MAX 32
+
+int dlp_block_any(int count, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+  const dlp_stream_module *m;
+  MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
+  bool any = false, counted = false;
+  for (int i = 0; i < count && !any; i++)
+    any = reqs[i] != MPI_REQUEST_NULL;
+  while (any && (m = dlp_streams_busy())) {
+    MPI_Request small[8 + LEND_MAX], *set = small;
+    if (count > 8 && !(set = malloc(sizeof(MPI_Request) * (size_t)(count + LEND_MAX))))
+      break;
+    void *who[LEND_MAX];
+    int n = m->lend(set + count, who, LEND_MAX), idx = MPI_UNDEFINED, flag = 0, rc;
+    memcpy(set, reqs, sizeof(MPI_Request) * (size_t)count);
+    if (n == 0) {           /* another thread has them: look, and let it run */
+      rc = PMPI_Testany(count, reqs, index, &flag, st);
+      if (!flag && rc == MPI_SUCCESS)
+        sched_yield();
+    } else {
+      if (!counted)
+        dlp_count(DLP_N_BLOCKED);
+      counted = true;
+      rc = PMPI_Waitany(count + n, set, &idx, st);
+      bool theirs = idx != MPI_UNDEFINED && idx >= count;
+      m->give_back(who, n, theirs ? idx - count : -1, st, rc);
+      if (theirs) {
+        rc = MPI_SUCCESS;      /* the stream's error is the stream's */
+      } else {
+        flag = 1;
+        memcpy(reqs, set, sizeof(MPI_Request) * (size_t)count);
+        *index = idx;
+      }
+    }
+    if (set != small)
+      free(set);
+    if (flag || rc != MPI_SUCCESS)
+      return rc;
+  }
+  return PMPI_Waitany(count, reqs, index, st);
 }
 
 /* streams to progress while waiting: the wait polls (progress, test) */
@@ -166,11 +214,8 @@ static int wait_one(MPI_Request *req, MPI_Status *status, MPI_Comm raise_to)
   batch b;
   if (!batch_init(&b, 1, req, status, 1))
     return no_memory();
-  int rc = MPI_SUCCESS, flag = 0;
-  while (polling(flag, rc))
-    rc = PMPI_Test(req, &flag, b.st);
-  if (!flag && rc == MPI_SUCCESS)
-    rc = PMPI_Wait(req, b.st);
+  int idx;
+  int rc = dlp_block_any(1, req, &idx, b.st);
   rc = finish_one(&b, req, 0, b.st, rc, raise_to);
   batch_free(&b, status);
   return rc;
@@ -244,11 +289,7 @@ int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
   batch b;
   if (!batch_init(&b, count, reqs, status, 1))
     return no_memory();
-  int rc = MPI_SUCCESS, flag = 0;
-  while (polling(flag, rc))
-    rc = PMPI_Testany(count, reqs, index, &flag, b.st);
-  if (!flag && rc == MPI_SUCCESS)
-    rc = PMPI_Waitany(count, reqs, index, b.st);
+  int rc = dlp_block_any(count, reqs, index, b.st);
   if (*index != MPI_UNDEFINED && *index >= 0 && *index < count)
     rc = finish_one(&b, reqs, *index, b.st, rc, MPI_COMM_WORLD);
   batch_free(&b, status);

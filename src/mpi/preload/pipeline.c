@@ -36,9 +36,11 @@
  * Every operation is a generalized request that the interposer completes
  * when its stream is done: the route DLP_R_PIPE (routes.c), which the
  * module dlp_pipeline offers with the hooks the completion calls use.
- * Streams move only in progress(), which every intercepted completion and
- * blocking call runs while a stream is active, and each operation once
- * when it starts.
+ * Streams move only inside intercepted calls: each operation once when it
+ * starts, and every completion and blocking call while a stream is
+ * active. A call that waits blocks in MPICH on what it waits for together
+ * with the requests the streams wait on next (lend, give_back), and moves
+ * the streams on whenever one of those completes.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -77,6 +79,7 @@ struct dlp_pipe {
   int err;                 /* first error */
   bool err_raised;         /* MPICH raised it already */
   bool cancelled, finished, retired_op, orphan;
+  bool lent;               /* its next request is in a waiter's hands */
   MPI_Request greq;
   dlp_pipe *prev, *next;   /* the active list, in starting order */
 };
@@ -380,7 +383,8 @@ static void progress_locked(void)
 {
   for (dlp_pipe *p = head, *next; p; p = next) {
     next = p->next;
-    advance(p);
+    if (!p->lent)
+      advance(p);
   }
 }
 
@@ -388,6 +392,67 @@ static void progress(void)
 {
   if (!active() || pthread_mutex_trylock(&lock))
     return;                  /* nothing to do, or another thread is at it */
+  progress_locked();
+  pthread_mutex_unlock(&lock);
+}
+
+/* ---- blocking in MPICH ---- */
+
+/* the MPICH request stream p waits on next: its oldest chunk send, or its
+   chunk receive; NULL when it waits on none */
+static MPI_Request *next_wait(dlp_pipe *p)
+{
+  if (p->finished || p->lent)
+    return NULL;
+  if (p->send)
+    return p->retired < p->posted ? &p->reqs[p->retired % p->window] : NULL;
+  return p->rreq != MPI_REQUEST_NULL ? &p->rreq : NULL;
+}
+
+/* progresses the streams, then lends a waiter (at most max of) the
+   requests they wait on next: copies in out, the streams in who, left
+   alone by progress until given back */
+static int lend(MPI_Request *out, void **who, int max)
+{
+  pthread_mutex_lock(&lock);
+  progress_locked();
+  int n = 0;
+  for (dlp_pipe *p = head; p && n < max; p = p->next) {
+    MPI_Request *r = next_wait(p);
+    if (r) {
+      p->lent = true;
+      out[n] = *r;
+      who[n++] = p;
+    }
+  }
+  pthread_mutex_unlock(&lock);
+  return n;
+}
+
+/* what lend lent, back: request `done` (-1: none) completed in MPICH with
+   status st and code rc; then progress */
+static void give_back(void **who, int n, int done, const MPI_Status *st, int rc)
+{
+  pthread_mutex_lock(&lock);
+  for (int i = 0; i < n; i++) {
+    dlp_pipe *p = who[i];
+    p->lent = false;
+    if (i != done)
+      continue;
+    if (p->send) {
+      p->reqs[p->retired++ % p->window] = MPI_REQUEST_NULL;
+      if (rc)
+        fail(p, rc, true);
+    } else {
+      p->rreq = MPI_REQUEST_NULL;
+      if (rc) {
+        fail(p, rc, true);
+        p->finished = true;
+      } else {
+        arrived(p, st);
+      }
+    }
+  }
   progress_locked();
   pthread_mutex_unlock(&lock);
 }
@@ -551,6 +616,8 @@ const dlp_stream_module dlp_pipeline = {
   .blocked = blocked_at,
   .active = active,
   .progress = progress,
+  .lend = lend,
+  .give_back = give_back,
   .cancel = cancel,
   .orphan = orphan,
   .drain = drain,

@@ -68,8 +68,10 @@ const char *dl_preload_route_name(int route);
 /* ---- counts (stats.c) ---- */
 /* what dl_preload_counts reports, in this order: MPI_Pack and MPI_Unpack
    calls (native and external32) and derived-type sends and receives
-   (a sendrecv counts once on each side) that dataloop handled */
-enum { DLP_N_PACK, DLP_N_UNPACK, DLP_N_SEND, DLP_N_RECV, DLP_N_COUNTS };
+   (a sendrecv counts once on each side) that dataloop handled, and waits
+   that blocked in MPICH on requests of pipeline streams as well as their
+   own */
+enum { DLP_N_PACK, DLP_N_UNPACK, DLP_N_SEND, DLP_N_RECV, DLP_N_BLOCKED, DLP_N_COUNTS };
 DLI_HIDDEN void dlp_count(int what);
 /* exported: copies the first n counts (at most DLP_N_COUNTS) to out and
    returns DLP_N_COUNTS */
@@ -257,6 +259,10 @@ DLI_HIDDEN void dlp_orphans_poll(void);
 DLI_HIDDEN void dlp_finalize_hook(void);
 
 /* ---- completion (complete.c) ---- */
+/* MPI_Waitany over reqs, blocked in MPICH, the streams progressing
+   whenever a request they wait on completes */
+DLI_HIDDEN int dlp_block_any(int count, MPI_Request reqs[], int *index,
+                             MPI_Status *status);
 /* MPI_Wait for the blocking calls built on nonblocking ones (errors of
    their own go to their communicator), and MPI_Cancel */
 DLI_HIDDEN int dlp_wait(MPI_Request *req, MPI_Status *status);
@@ -272,6 +278,12 @@ typedef struct dlp_stream_module {
      them while they wait */
   bool (*active)(void);
   void (*progress)(void);          /* advances every stream, never blocks */
+  /* progresses, then lends a waiter the MPICH requests the streams wait
+     on next (copies, at most max; their streams in who, left alone until
+     given back); give_back: request `done` of them (-1: none) completed
+     with status st and code rc */
+  int (*lend)(MPI_Request *out, void **who, int max);
+  void (*give_back)(void **who, int n, int done, const MPI_Status *st, int rc);
   void (*cancel)(dlp_op *op);      /* a receive not yet matched stops */
   void (*orphan)(dlp_op *op);      /* MPI_Request_free: it ends on its own */
   void (*drain)(void);             /* drives orphans to their end */

@@ -98,14 +98,8 @@ int dlp_run(dlp_op *op, MPI_Status *status)
   if (rc)
     return rc;
   MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-  const dlp_stream_module *m;
-  int flag = 0;
-  while (rc == MPI_SUCCESS && !flag && (m = dlp_streams_busy())) {
-    m->progress();
-    rc = PMPI_Test(&op->req, &flag, st);
-  }
-  if (rc == MPI_SUCCESS && !flag)
-    rc = PMPI_Wait(&op->req, st);
+  int idx;
+  rc = dlp_block_any(1, &op->req, &idx, st);
   if (!r->finish)
     return rc;
   MPI_Comm on;

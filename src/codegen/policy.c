@@ -1,10 +1,11 @@
-/* When to compile: DL_JIT=0 never; a DL_HINT_REUSE_HIGH type at commit;
+/* When to compile (the policy, apart from the core, which only counts
+ * uses through it): DL_JIT=0 never; a DL_HINT_REUSE_HIGH type at commit;
  * otherwise a type once it has been used DL_JIT_THRESHOLD times (default
  * below, chosen from measurements in doc/codegen.md). Read once. */
 #include <limits.h>
 #include <pthread.h>
-#include "env.h"
-#include "loop.h"
+#include "../../dataloop/env.h"
+#include "../../dataloop/loop.h"
 
 #define DEFAULT_THRESHOLD 64
 

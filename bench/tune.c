@@ -225,13 +225,48 @@ static void make_blocks(btest *t, size_t m, size_t b)
 static const int routes[] = {DLP_R_PACK, DLP_R_BLOCKS, DLP_R_MPICH};
 enum { NR = sizeof(routes) / sizeof(routes[0]) };
 
+/* the fan-outs MPICH's engine is measured at (dli_mpi_info): blocks in
+   one copy of the type it walks one by one, 8 times apart */
+static const size_t fanouts[] = {1, 8, 64, 512, 4096};
+enum { NF = sizeof(fanouts) / sizeof(fanouts[0]) };
+
 /* one setting of the routes measurement: its message, round trips per run
-   and times per run (microseconds per round trip) by route */
+   and times per run (microseconds per round trip) by route; and the same
+   layout as count copies of a type of fan-out fanouts[f], by MPICH's
+   engine */
 typedef struct probe {
   btest t;
   long n[NR];
   double us[NR][32];
+  btest ft[NF];
+  long nf[NF];
+  double usf[NF][32];
+  int nfan;              /* fan-outs measured: those with a whole copy */
 } probe;
+
+/* the message of m bytes in blocks of b bytes (b a multiple of 8) as
+   count copies of f blocks of doubles: hvector(f, b / 8, 2b) resized to
+   2bf */
+static void make_fanout(btest *t, size_t m, size_t b, size_t f)
+{
+  memset(t, 0, sizeof(*t));
+  snprintf(t->name, sizeof(t->name), "%zu in blocks of %zu, fan-out %zu", m, b, f);
+  bench_alloc(t, 2 * m);
+  t->origin = t->mem;
+  t->count = (dl_count)(m / (b * f));
+  dl_count bl = (dl_count)(b / 8);
+  dl_type *v;
+  dl_type_hvector((dl_count)f, bl, (dl_aint)(2 * b), dl_builtin(DL_DOUBLE), &v);
+  dl_type_resized(v, 0, (dl_aint)(2 * b * f), &t->dt);
+  dl_type_free(&v);
+  dl_type_commit(t->dt);
+  MPI_Datatype mv;
+  MPI_Type_create_hvector_c((MPI_Count)f, bl, (MPI_Count)(2 * b), MPI_DOUBLE, &mv);
+  MPI_Type_create_resized(mv, 0, (MPI_Aint)(2 * b * f), &t->mt);
+  MPI_Type_free(&mv);
+  MPI_Type_commit(&t->mt);
+  dl_pack_size(t->count, t->dt, &t->packed);
+}
 
 static const size_t bs[] = {8, 16, 32, 64, 256, 1 << 10, 4 << 10, 16 << 10,
                             64 << 10, 256 << 10, 1 << 20, 4 << 20};
@@ -250,7 +285,8 @@ static bool measured(int m, int b)
    transport's speed while it lasts (this development VM's shared-memory
    transfers change speed by 2-4x from one minute to the next) weighs on
    every setting alike */
-static void measure_routes(FILE *csv, int best[NMSG][NB])
+static void measure_routes(FILE *csv, FILE *fcsv, int best[NMSG][NB],
+                           size_t fmax[NMSG][NB])
 {
   probe *pr = calloc(NMSG * NB, sizeof(*pr));
   int np = 0;
@@ -264,14 +300,24 @@ static void measure_routes(FILE *csv, int best[NMSG][NB])
         dlp_configure_strategy(routes[k]);
         pr[np].n[k] = calibrate(&pr[np].t);
       }
+      dlp_configure_strategy(DLP_R_MPICH);
+      for (int f = 0; f < NF && bs[b] % 8 == 0 && bs[b] * fanouts[f] <= message_sizes[m];
+           f++, pr[np].nfan++) {
+        make_fanout(&pr[np].ft[f], message_sizes[m], bs[b], fanouts[f]);
+        pr[np].nf[f] = calibrate(&pr[np].ft[f]);
+      }
       np++;
     }
   for (int r = 0; r < reps; r++)
-    for (int i = 0; i < np; i++)
+    for (int i = 0; i < np; i++) {
       for (int k = 0; k < NR; k++) {
         dlp_configure_strategy(routes[k]);
         pr[i].us[k][r] = timed(&pr[i].t, pr[i].n[k]);
       }
+      dlp_configure_strategy(DLP_R_MPICH);
+      for (int f = 0; f < pr[i].nfan; f++)
+        pr[i].usf[f][r] = timed(&pr[i].ft[f], pr[i].nf[f]);
+    }
   dlp_configure_strategy(-1);
   int i = 0;
   for (int m = 0; m < NMSG; m++)
@@ -295,6 +341,21 @@ static void measure_routes(FILE *csv, int best[NMSG][NB])
         for (int k = 0; k < NR; k++)
           fprintf(csv, ",%.2f,%.2f,%.2f", s[k].med, s[k].lo, s[k].hi);
         fprintf(csv, "\n");
+      }
+      /* MPICH's engine up to which fan-out beat the others there */
+      double other = s[0].med < s[1].med ? s[0].med : s[1].med;
+      fmax[m][b] = 0;
+      for (int f = 0; f < pr[i].nfan; f++) {
+        stat3 sf = stats(pr[i].usf[f], reps);
+        if (rank == 0) {
+          printf("mpich   %5zu KiB in %7zu B, fan-out %4zu  %9.1f us (%8.1f - %8.1f)\n",
+                 message_sizes[m] >> 10, bs[b], fanouts[f], sf.med, sf.lo, sf.hi);
+          fprintf(fcsv, "%zu,%zu,%zu,%.2f,%.2f,%.2f,%.2f\n", message_sizes[m], bs[b],
+                  fanouts[f], sf.med, sf.lo, sf.hi, other);
+        }
+        if (sf.med < other && fmax[m][b] == (f ? fanouts[f - 1] : 0))
+          fmax[m][b] = fanouts[f];
+        bench_free(&pr[i].ft[f]);
       }
       bench_free(&pr[i++].t);
     }
@@ -365,6 +426,8 @@ int main(int argc, char **argv)
   FILE *fch = open_csv(out, "tune-chunks.csv", "chunk,roundtrip_us,min,max");
   FILE *fbl = open_csv(out, "tune-routes.csv",
                        "message,block,pack_us,min,max,blocks_us,min,max,mpich_us,min,max");
+  FILE *ffo = open_csv(out, "tune-mpich.csv",
+                       "message,block,fanout,mpich_us,min,max,best_other_us");
   size_t nt = rank == 0 ? measure_nt(fnt) : 0;
   MPI_Bcast(&nt, sizeof(nt), MPI_BYTE, 0, MPI_COMM_WORLD);
 
@@ -387,10 +450,11 @@ int main(int argc, char **argv)
   size_t chunk = measure_chunks(&t, fch);
   bench_free(&t);
   int best[NMSG][NB];
-  measure_routes(fbl, best);
+  size_t fmax[NMSG][NB];
+  measure_routes(fbl, ffo, best, fmax);
 
   if (rank == 0) {
-    for (FILE **f = (FILE *[]){fnt, fpk, fch, fbl}, **e = f + 4; f < e; f++)
+    for (FILE **f = (FILE *[]){fnt, fpk, fch, fbl, ffo}, **e = f + 5; f < e; f++)
       if (*f)
         fclose(*f);
     char path[4096];
@@ -410,6 +474,13 @@ int main(int argc, char **argv)
         if (measured(m, b))
           fprintf(w, " %zu:%s", bs[b], dlp_route_name(routes[best[m][b]]));
       fprintf(w, "\t# the fastest route by mean block size\n");
+    }
+    for (int m = 0; m < NMSG; m++) {
+      fprintf(w, "mpich@%zu", message_sizes[m]);
+      for (int b = 0; b < NB; b++)
+        if (measured(m, b))
+          fprintf(w, " %zu:%zu", bs[b], fmax[m][b]);
+      fprintf(w, "\t# MPICH's engine won up to this fan-out\n");
     }
     fprintf(w, "nt_threshold %zu\t# 0: non-temporal stores never won\n", nt);
     fprintf(w, "list_batch %zu\n", dl_tune_get()->list_batch);

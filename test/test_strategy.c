@@ -67,6 +67,18 @@ static MPI_Datatype blocks_of(MPI_Count n, MPI_Count b)
 
 static char *mem;
 
+/* the thresholds printed become the tuning file, read again */
+static void reread_printed(void)
+{
+  char *buf;
+  size_t n;
+  FILE *f = open_memstream(&buf, &n);
+  dlp_thresholds_print(f);
+  fclose(f);
+  tuning(buf);
+  free(buf);
+}
+
 /* the route a send (or receive) of (count, t) takes now */
 static int route_of(MPI_Count count, MPI_Datatype t, bool stream, bool recv)
 {
@@ -102,7 +114,7 @@ START_TEST(route_table_nearest)
          "route@0 64:blocks\nroute@1M 64:banana\nroute@1M 64\n"
          "route@1M 0:blocks\nroute@2M 64:pipeline\nroute@ 64:blocks\n");
   const dlp_thresholds *t = dlp_th();
-  ck_assert_int_eq(t->rows, 2);
+  ck_assert_int_eq(t->route.rows, 2);
   ck_assert_int_eq(dlp_route_for(128 * KIB, 64), P);
   ck_assert_int_eq(dlp_route_for(100 * KIB, 3000), B);
   ck_assert_int_eq(dlp_route_for(200 * KIB, 12 * KIB), M);
@@ -112,14 +124,8 @@ START_TEST(route_table_nearest)
   ck_assert_int_eq(dlp_route_for(64 * MIB, 4 * KIB), P);
   ck_assert_int_eq(dlp_route_for(64 * MIB, 200 * KIB), B);
   /* printed lines read back the same */
-  char *buf;
-  size_t n;
-  FILE *f = open_memstream(&buf, &n);
-  dlp_thresholds_print(f);
-  fclose(f);
-  tuning(buf);
-  free(buf);
-  ck_assert_int_eq(dlp_th()->rows, 2);
+  reread_printed();
+  ck_assert_int_eq(dlp_th()->route.rows, 2);
   ck_assert_int_eq(dlp_route_for(200 * KIB, 12 * KIB), M);
   ck_assert_int_eq(dlp_route_for(64 * MIB, 200 * KIB), B);
   /* DL_DIRECT_BLOCK decides alone */
@@ -147,6 +153,74 @@ START_TEST(route_table_nearest)
 }
 END_TEST
 
+/* MPICH's engine wins up to the fan-out the mpich table says, for types
+   it places right, and never in a receive; in pipeline mode such a
+   message streams */
+START_TEST(mpich_by_fanout)
+{
+  setup();
+  tuning("route@8M 8:pack 1M:blocks\nmpich@8M 8:64 1M:0\nmpich@128K 8:8\n"
+         "mpich@1M 8:x\nmpich@1M 0:5\n");
+  ck_assert_int_eq(dlp_th()->mpich.rows, 2);
+  ck_assert(dlp_mpich_wins(8 * MIB, 8, 1));
+  ck_assert(dlp_mpich_wins(8 * MIB, 8, 181));    /* up to 64 * sqrt(8) */
+  ck_assert(!dlp_mpich_wins(8 * MIB, 8, 182));
+  ck_assert(!dlp_mpich_wins(8 * MIB, 600 * KIB, 1));
+  ck_assert(dlp_mpich_wins(100 * KIB, 8, 22));
+  ck_assert(!dlp_mpich_wins(100 * KIB, 8, 23));
+  /* printed lines read back the same */
+  reread_printed();
+  ck_assert(dlp_mpich_wins(8 * MIB, 8, 181) && !dlp_mpich_wins(8 * MIB, 8, 182));
+  /* single doubles 16 bytes apart: a resized struct of one (fan-out 1)
+     goes by MPICH's engine, a vector of a million (fan-out 2^20) packed */
+  MPI_Datatype st, one, vec;
+  MPI_Type_create_struct(1, (int[]){1}, (MPI_Aint[]){0}, (MPI_Datatype[]){MPI_DOUBLE},
+                         &st);
+  MPI_Type_create_resized(st, 0, 16, &one);
+  MPI_Type_commit(&one);
+  MPI_Type_vector(1 << 20, 1, 2, MPI_DOUBLE, &vec);
+  MPI_Type_commit(&vec);
+  ck_assert_int_eq(route_of(1 << 20, one, false, false), M);
+  ck_assert_int_eq(route_of(1 << 20, one, false, true), P);
+  ck_assert_int_eq(route_of(1 << 20, one, true, false), S);
+  ck_assert_int_eq(route_of(1, vec, false, false), P);
+  MPI_Type_free(&st);
+  MPI_Type_free(&one);
+  MPI_Type_free(&vec);
+}
+END_TEST
+
+/* the fan-out the bridge notes: the largest count of a level MPICH's
+   engine walks block by block (not contiguous, resized or dup levels; a
+   subarray's dimensions but the contiguous one) */
+START_TEST(fanout_from_structure)
+{
+  MPI_Datatype v, s, c, d, r, sub, ib, hv;
+  MPI_Type_vector(1000, 1, 2, MPI_DOUBLE, &v);
+  MPI_Type_create_struct(2, (int[]){1, 1}, (MPI_Aint[]){0, 16000},
+                         (MPI_Datatype[]){v, MPI_INT}, &s);
+  MPI_Type_contiguous(8, v, &c);
+  MPI_Type_dup(c, &d);
+  MPI_Type_create_resized(d, 0, 1 << 20, &r);
+  MPI_Type_create_subarray(3, (int[]){10, 20, 30}, (int[]){4, 5, 6}, (int[]){0, 0, 0},
+                           MPI_ORDER_C, MPI_DOUBLE, &sub);
+  MPI_Type_create_indexed_block(50, 2, (int[50]){0, 4, 8}, MPI_INT, &ib);
+  MPI_Type_create_hvector(3, 1, 64, ib, &hv);
+  MPI_Datatype all[] = {v, s, c, d, r, sub, ib, hv};
+  static const dl_count want[] = {1000, 1000, 1000, 1000, 1000, 5, 50, 50};
+  for (int i = 0; i < 8; i++) {
+    MPI_Type_commit(&all[i]);
+    dl_type *t;
+    dli_mpi_info info;
+    ck_assert_int_eq(dli_type_from_mpi_info(all[i], &t, &info), DL_OK);
+    ck_assert_msg(info.fanout == want[i], "type %d: fan-out %lld, not %lld", i,
+                  (long long)info.fanout, (long long)want[i]);
+  }
+  for (int i = 0; i < 8; i++)
+    MPI_Type_free(&all[i]);
+}
+END_TEST
+
 /* plans take the table's route for their message and mean block; a
    receive never takes MPICH's engine; in pipeline mode what would be
    packed streams */
@@ -159,7 +233,7 @@ START_TEST(plans_follow_the_table)
   ck_assert_int_eq(route_for_blocks(16, 16 * KIB), M);
   MPI_Datatype t = blocks_of(16, 16 * KIB);
   ck_assert_int_eq(route_of(1, t, false, true), P);
-  ck_assert_int_eq(route_of(1, t, true, false), M);
+  ck_assert_int_eq(route_of(1, t, true, false), S);   /* streams, as packing would */
   MPI_Type_free(&t);
   t = blocks_of(4096, 64);
   ck_assert_int_eq(route_of(1, t, true, false), S);
@@ -269,7 +343,7 @@ START_TEST(one_calibration_round)
 END_TEST
 
 /* MPICH's engine only on types it moves as dataloop does, known from the
-   type's structure (dli_type_from_mpi_props). MPICH 4.0.2 gives a struct
+   type's structure (dli_type_from_mpi_info). MPICH 4.0.2 gives a struct
    of a resized int and a char extent 208 where the standard says 100:
    dataloop takes MPICH's bounds for a type from MPI (from_mpi.c), so
    MPICH's engine moves it right. It packs two copies of a contiguous of
@@ -303,7 +377,7 @@ START_TEST(mpich_only_where_it_agrees)
 }
 END_TEST
 
-/* The structural verdict (dli_type_from_mpi_props) is sound: where it
+/* The structural verdict (dli_type_from_mpi_info) is sound: where it
    lets MPICH's engine move a type, MPICH's MPI_Pack gives dataloop's
    bytes, one to three copies, for random types weighted towards MPICH's
    deviations (a miss where MPICH dies kills the test). And it is tight:
@@ -327,9 +401,9 @@ START_TEST(engine_verdict_by_structure)
     if (!named)
       MPI_Type_commit(&mt);
     dl_type *t;
-    unsigned props;
-    ck_assert_int_eq(dli_type_from_mpi_props(mt, &t, &props), DL_OK);
-    bool flag = props & DLI_MPI_ENGINE_WRONG;
+    dli_mpi_info info;
+    ck_assert_int_eq(dli_type_from_mpi_info(mt, &t, &info), DL_OK);
+    bool flag = info.props & DLI_MPI_ENGINE_WRONG;
     bool dev = recipe_mpich_deviates(rt.rc) & DEV_NO_PACK;
     flagged += flag;
     wrong += dev;
@@ -385,6 +459,8 @@ int main(int argc, char **argv)
   tcase_set_timeout(tc, 600);   /* when forked (CK_FORK=yes): a loaded machine */
   tcase_add_test(tc, route_table_nearest);
   tcase_add_test(tc, plans_follow_the_table);
+  tcase_add_test(tc, mpich_by_fanout);
+  tcase_add_test(tc, fanout_from_structure);
   tcase_add_test(tc, chosen_once_without_a_clock);
   tcase_add_test(tc, forced_routes);
   tcase_add_test(tc, one_calibration_round);

@@ -12,12 +12,21 @@ DLI_HIDDEN dl_type *dli_named_type(MPI_Datatype dt);
 DLI_HIDDEN void dli_named_free(void);
 
 /* dl_type_from_mpi, and what the bridge learnt of the type when it
-   decoded it: DLI_MPI_ENGINE_WRONG where MPICH 4.0.2's own engine places
-   the data elsewhere than dataloop (a block of several copies of a type
-   of negative extent; in a struct, a member that is a blocklength-0
-   vector, on which MPI_Pack dies), at any count */
+   decoded it: in props, DLI_MPI_ENGINE_WRONG where MPICH 4.0.2's own
+   engine places the data elsewhere than dataloop (a block of several
+   copies of a type of negative extent; in a struct, a member that is a
+   blocklength-0 vector, on which MPI_Pack dies), at any count; fanout,
+   the largest count of one level of the type that MPICH's engine walks
+   block by block to find a place in the type (vectors, the indexed
+   family, structs, the outer dimensions of subarrays and darrays; not
+   contiguous, resized or dup levels, which it divides): its sends take
+   time with it (doc/tuning.md) */
 enum { DLI_MPI_ENGINE_WRONG = 1 };
-DLI_HIDDEN int dli_type_from_mpi_props(MPI_Datatype dt, dl_type **out,
-                                       unsigned *props);
+typedef struct dli_mpi_info {
+  unsigned props;
+  dl_count fanout;
+} dli_mpi_info;
+DLI_HIDDEN int dli_type_from_mpi_info(MPI_Datatype dt, dl_type **out,
+                                      dli_mpi_info *info);
 
 #endif

@@ -16,7 +16,7 @@ static pthread_mutex_t build_lock = PTHREAD_MUTEX_INITIALIZER;
 /* what the attribute holds: the type, and what the bridge learnt of it */
 typedef struct entry {
   dl_type *t;
-  unsigned props;            /* DLI_MPI_*, ZERO_BL and NEG_STD */
+  dli_mpi_info info;         /* props: DLI_MPI_*, ZERO_BL and NEG_STD */
 } entry;
 
 /* ZERO_BL: an empty type with bounds, a blocklength-0 vector or
@@ -116,7 +116,7 @@ static int get_contents(MPI_Datatype dt, contents *c)
   return DL_OK;
 }
 
-static int lookup(MPI_Datatype dt, dl_type **out, unsigned *props);
+static int lookup(MPI_Datatype dt, dl_type **out, dli_mpi_info *info);
 
 /* a nonempty type of negative extent, by the host's bounds or the
    standard's: MPICH 4.0.2 misplaces a block of several copies of one */
@@ -206,20 +206,25 @@ static int darray(const contents *c, dl_type *old, dl_type **out)
 /* a struct; MPICH's engine misplaces data where a member does, where a
    block holds several copies of a negative-extent member, and dies on a
    member that is a blocklength-0 vector */
-static int structure(const contents *c, dl_type **out, unsigned *props)
+static int structure(const contents *c, dl_type **out, dli_mpi_info *info)
 {
   int64_t n = c->v[0];
   dl_type **ty = malloc(sizeof(dl_type *) * (size_t)(n + 1));
   if (!ty)
     return DL_ERR_NOMEM;
   int rc = DL_OK;
+  unsigned *props = &info->props;
+  info->fanout = n;
   for (int64_t i = 0; i < n && !rc; i++) {
-    unsigned p;
-    rc = lookup(c->types[i], &ty[i], &p);
+    dli_mpi_info m;
+    rc = lookup(c->types[i], &ty[i], &m);
+    unsigned p = m.props;
     const dl_count bl = c->v[1 + i];
     if (!rc && bl > 0 && (p & (ZERO_BL | DLI_MPI_ENGINE_WRONG) ||
                           (bl >= 2 && negative(ty[i], p))))
       *props |= DLI_MPI_ENGINE_WRONG;
+    if (!rc && m.fanout > info->fanout)
+      info->fanout = m.fanout;
   }
   if (!rc)
     rc = dl_type_struct(n, c->v + 1, c->v + 1 + n, ty, out);
@@ -269,19 +274,67 @@ static int host_bounds(MPI_Datatype dt, dl_type **t)
   return rc;
 }
 
+/* the largest count of one level of a subarray or darray that MPICH
+   builds as a vector over the others: every dimension but the one whose
+   elements are contiguous */
+static dl_count dims_fanout(const contents *c)
+{
+  bool sub = c->comb == MPI_COMBINER_SUBARRAY;
+  int nd = sub ? c->ints[0] : c->ints[2];
+  const int *rest = c->ints + 3 + (c->nc > 0 ? 0 : nd);
+  int order = sub ? (c->nc > 0 ? c->ints[1] : c->ints[1 + 3 * nd]) : rest[3 * nd];
+  dl_count most = 0;
+  for (int i = 0; i < nd; i++) {
+    if (i == (order == MPI_ORDER_FORTRAN ? 0 : nd - 1))
+      continue;
+    dl_count k = sub ? (c->nc > 0 ? c->counts[nd + i] : c->ints[1 + nd + i])
+                     : (c->nc > 0 ? c->counts[i] : c->ints[3 + i]);
+    most = k > most ? k : most;
+  }
+  return most;
+}
+
+/* a level's fan-out: the most blocks MPICH's engine walks one by one
+   within one copy of it (the level's count, except where it divides:
+   contiguous, resized and dup levels), or its old type's if larger;
+   struct: already set (s) */
+static dl_count fanout_of(const contents *c, dl_count old, dl_count s)
+{
+  dl_count own = 0;
+  switch (c->comb) {
+  case MPI_COMBINER_VECTOR: case MPI_COMBINER_HVECTOR: case MPI_COMBINER_HVECTOR_INTEGER:
+  case MPI_COMBINER_INDEXED: case MPI_COMBINER_HINDEXED:
+  case MPI_COMBINER_HINDEXED_INTEGER: case MPI_COMBINER_INDEXED_BLOCK:
+  case MPI_COMBINER_HINDEXED_BLOCK:
+    own = c->v[0];
+    break;
+  case MPI_COMBINER_SUBARRAY: case MPI_COMBINER_DARRAY:
+    own = dims_fanout(c);
+    break;
+  case MPI_COMBINER_STRUCT: case MPI_COMBINER_STRUCT_INTEGER:
+    return s;
+  default:
+    break;
+  }
+  return own > old ? own : old;
+}
+
 /* builds the dataloop type of a derived datatype from its contents, and
-   what the bridge learns of it (*props) */
-static int build(MPI_Datatype dt, dl_type **out, unsigned *props)
+   what the bridge learns of it (*info) */
+static int build(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
 {
   contents c;
   int rc = get_contents(dt, &c);
   dl_type *old = NULL;
-  unsigned op = 0;
+  dli_mpi_info oi = {0, 0};
+  unsigned op = 0, *props = &info->props;
   const int64_t *v = c.v;
-  *props = 0;
+  *info = (dli_mpi_info){0, 0};
   if (!rc && c.nd > 0 && c.comb != MPI_COMBINER_STRUCT &&
-      c.comb != MPI_COMBINER_STRUCT_INTEGER)
-    rc = lookup(c.types[0], &old, &op);
+      c.comb != MPI_COMBINER_STRUCT_INTEGER) {
+    rc = lookup(c.types[0], &old, &oi);
+    op = oi.props;
+  }
   if (!rc) {
     switch (c.comb) {
     case MPI_COMBINER_DUP:
@@ -320,7 +373,7 @@ static int build(MPI_Datatype dt, dl_type **out, unsigned *props)
       break;
     case MPI_COMBINER_STRUCT:
     case MPI_COMBINER_STRUCT_INTEGER:
-      rc = structure(&c, out, props);
+      rc = structure(&c, out, info);
       break;
     case MPI_COMBINER_RESIZED:
       rc = dl_type_resized(old, v[0], v[1], out);
@@ -340,6 +393,8 @@ static int build(MPI_Datatype dt, dl_type **out, unsigned *props)
     default: rc = DL_ERR_UNSUPPORTED; break;
     }
   }
+  if (!rc)
+    info->fanout = fanout_of(&c, oi.fanout, info->fanout);
   contents_free(&c);
   if (!rc && negative(*out, 0))
     *props |= NEG_STD;
@@ -352,9 +407,9 @@ static int build(MPI_Datatype dt, dl_type **out, unsigned *props)
 }
 
 /* the cached type, building and caching it if needed; build_lock held */
-static int lookup(MPI_Datatype dt, dl_type **out, unsigned *props)
+static int lookup(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
 {
-  *props = 0;
+  *info = (dli_mpi_info){0, 0};
   if ((*out = dli_named_type(dt)))
     return DL_OK;
   int found = 0;
@@ -364,12 +419,12 @@ static int lookup(MPI_Datatype dt, dl_type **out, unsigned *props)
     return DL_ERR_ARG;
   if (found) {
     *out = e->t;
-    *props = e->props;
+    *info = e->info;
     return DL_OK;
   }
   if (!(e = malloc(sizeof(*e))))
     return DL_ERR_NOMEM;
-  int rc = build(dt, &e->t, &e->props);
+  int rc = build(dt, &e->t, &e->info);
   if (!rc && PMPI_Type_set_attr(dt, type_key, e) != MPI_SUCCESS) {
     dl_type_free(&e->t);
     rc = DL_ERR_ARG;
@@ -379,16 +434,16 @@ static int lookup(MPI_Datatype dt, dl_type **out, unsigned *props)
     return rc;
   }
   *out = e->t;
-  *props = e->props;
+  *info = e->info;
   return DL_OK;
 }
 
-int dli_type_from_mpi_props(MPI_Datatype dt, dl_type **out, unsigned *props)
+int dli_type_from_mpi_info(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
 {
-  if (!out || !props)
+  if (!out || !info)
     return DL_ERR_ARG;
   *out = NULL;
-  *props = 0;
+  *info = (dli_mpi_info){0, 0};
   if (dt == MPI_DATATYPE_NULL)
     return DL_ERR_ARG;
   if ((*out = dli_named_type(dt)))
@@ -399,13 +454,14 @@ int dli_type_from_mpi_props(MPI_Datatype dt, dl_type **out, unsigned *props)
   if (type_key != MPI_KEYVAL_INVALID &&
       PMPI_Type_get_attr(dt, type_key, &e, &found) == MPI_SUCCESS && found) {
     *out = e->t;                       /* the common case: a lookup */
-    *props = e->props & DLI_MPI_ENGINE_WRONG;
+    *info = e->info;
+    info->props &= DLI_MPI_ENGINE_WRONG;
     return DL_OK;
   }
   pthread_mutex_lock(&build_lock);
-  int rc = lookup(dt, out, props);
+  int rc = lookup(dt, out, info);
   pthread_mutex_unlock(&build_lock);
-  *props &= DLI_MPI_ENGINE_WRONG;
+  info->props &= DLI_MPI_ENGINE_WRONG;
   if (rc)
     *out = NULL;
   return rc;
@@ -413,6 +469,6 @@ int dli_type_from_mpi_props(MPI_Datatype dt, dl_type **out, unsigned *props)
 
 int dl_type_from_mpi(MPI_Datatype dt, dl_type **out)
 {
-  unsigned props;
-  return dli_type_from_mpi_props(dt, out, &props);
+  dli_mpi_info info;
+  return dli_type_from_mpi_info(dt, out, &info);
 }

@@ -30,7 +30,7 @@ static void load(void)
     dlp_trace("active: %s mode, chunk %zu bytes, ring %d, route %s%s, %d route "
               "table rows", cfg.pipeline ? "pipeline" : "default", chunk, cfg.ring,
               cfg.strategy < 0 ? "auto" : dlp_route_name(cfg.strategy),
-              cfg.adapt ? " (calibrated)" : "", dlp_th()->rows);
+              cfg.adapt ? " (calibrated)" : "", dlp_th()->route.rows);
 }
 
 const dlp_config *dlp_cfg(void)

@@ -97,13 +97,14 @@ int dlp_data_get(const void *buf, MPI_Count count, MPI_Datatype dt, dlp_data *d)
   d->named = d->t != NULL;
   d->engine_ok = true;
   if (!d->named) {
-    unsigned props;
-    int rc = dli_type_from_mpi_props(dt, &d->t, &props);
+    dli_mpi_info info;
+    int rc = dli_type_from_mpi_info(dt, &d->t, &info);
     if (rc == DL_ERR_ARG)        /* not a datatype MPI knows */
       return DLP_PASS;
     if (rc)
       return dlp_class_of(rc);
-    d->engine_ok = !(props & DLI_MPI_ENGINE_WRONG);
+    d->engine_ok = !(info.props & DLI_MPI_ENGINE_WRONG);
+    d->fanout = info.fanout;
   }
   int dense;
   dl_aint off;

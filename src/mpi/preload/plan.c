@@ -126,15 +126,18 @@ static MPI_Datatype blocks_type(const dlp_data *d, size_t n)
 static int pick(const dlp_data *d, plan *p, size_t nblocks)
 {
   int want = p->forced;
-  if (want < 0)
+  if (want < 0) {
     want = dlp_route_for(d->bytes, d->bytes / nblocks);
+    if (d->engine_ok && dlp_mpich_wins(d->bytes, d->bytes / nblocks, d->fanout))
+      want = DLP_R_MPICH;
+  }
   if (want == DLP_R_MPICH && !d->engine_ok)
     want = DLP_R_PACK;
   if (want == DLP_R_BLOCKS && nblocks > MAX_BLOCKS)
     want = DLP_R_PACK;
   if (want == DLP_R_PIPE && !p->stream)
     want = DLP_R_PACK;
-  if (want == DLP_R_PACK && p->stream && p->forced < 0)
+  if ((want == DLP_R_PACK || want == DLP_R_MPICH) && p->stream && p->forced < 0)
     want = DLP_R_PIPE;          /* pipeline mode: stream what would be packed */
   return want;
 }

@@ -98,7 +98,9 @@ typedef struct dlp_data {
   bool dense;          /* the packed stream is bytes [base, base + bytes) */
   char *base;
   bool engine_ok;      /* MPICH's engine places the data as dataloop does
-                          (dli_type_from_mpi_props) */
+                          (dli_type_from_mpi_info) */
+  dl_count fanout;     /* dli_mpi_info's: what MPICH's engine's speed
+                          depends on */
 } dlp_data;
 
 enum { DLP_PASS = -1 };  /* not the interposer's business: MPICH judges */
@@ -133,20 +135,28 @@ DLI_HIDDEN const char *dlp_route_name(int route);
 DLI_HIDDEN int dlp_route_named(const char *name);
 #define DLP_ROW_POINTS 16
 #define DLP_ROWS 8
-typedef struct dlp_thresholds {
-  size_t chunk;          /* pipeline_chunk, DL_PIPELINE_CHUNK */
-  size_t direct_block;   /* mean block bytes from which blocks go as they
-                            lie where no route table applies */
-  bool direct_env;       /* DL_DIRECT_BLOCK set: it decides alone */
-  int rows;              /* route@<message> lines of the tuning file */
+/* rows of a tuning file table, one per message size measured: a value per
+   block size */
+typedef struct dlp_table {
+  int rows;
   struct dlp_row {
     size_t message;
     int n;
     struct dlp_point {
       size_t block;
-      int route;         /* DLP_R_PACK, _BLOCKS or _MPICH */
+      size_t v;
     } at[DLP_ROW_POINTS];
   } row[DLP_ROWS];
+} dlp_table;
+typedef struct dlp_thresholds {
+  size_t chunk;          /* pipeline_chunk, DL_PIPELINE_CHUNK */
+  size_t direct_block;   /* mean block bytes from which blocks go as they
+                            lie where no route table applies */
+  bool direct_env;       /* DL_DIRECT_BLOCK set: it decides alone */
+  dlp_table route;       /* route@<message> <block>:<route>: the fastest of
+                            pack and blocks (or mpich) there */
+  dlp_table mpich;       /* mpich@<message> <block>:<fan-out>: the largest
+                            fan-out up to which MPICH's engine beat it */
   const char *chunk_from, *direct_from;
 } dlp_thresholds;
 /* read once: the machine's caches, the tuning file, the environment */
@@ -158,6 +168,11 @@ DLI_HIDDEN void dlp_thresholds_reload(void);
    the route table's point measured nearest (message size, then block size,
    on a log scale), else blocks from direct_block, else packed */
 DLI_HIDDEN int dlp_route_for(size_t bytes, size_t mean_block);
+/* whether MPICH's engine beats that route for a type of that fan-out
+   (dli_mpi_info): the nearest point of the mpich table says up to which
+   fan-out it did, measured at fan-outs 8 times apart; a type's counts up
+   to the geometric middle to the next */
+DLI_HIDDEN bool dlp_mpich_wins(size_t bytes, size_t mean_block, dl_count fanout);
 /* prints them as tuning file lines */
 DLI_HIDDEN void dlp_thresholds_print(FILE *f);
 

@@ -38,10 +38,24 @@ static size_t clamp(size_t v, size_t lo, size_t hi)
   return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* "route@<message> <block>:<route> ..." (what dataloop-tune measured
-   fastest there); a line with a bad entry is left out whole, a repeated
-   message size replaces its row */
-static void route_row(const char *message, const char *value)
+/* a route's name, or a fan-out: the value of a point; false when bad */
+typedef bool (*point_fn)(const char *text, size_t *v);
+
+static bool route_value(const char *text, size_t *v)
+{
+  int r = dlp_route_named(text);
+  *v = (size_t)r;
+  return r == DLP_R_PACK || r == DLP_R_BLOCKS || r == DLP_R_MPICH;
+}
+
+static bool count_value(const char *text, size_t *v)
+{
+  return dli_parse_bytes(text, v);
+}
+
+/* "<table>@<message> <block>:<value> ...": a line with a bad entry is
+   left out whole, a repeated message size replaces its row */
+static void table_row(dlp_table *t, const char *message, const char *value, point_fn fn)
 {
   struct dlp_row r = {0};
   if (!dli_parse_bytes(message, &r.message) || r.message == 0)
@@ -54,23 +68,21 @@ static void route_row(const char *message, const char *value)
     if (!colon || r.n == DLP_ROW_POINTS)
       return;
     *colon = '\0';
-    int route = dlp_route_named(colon + 1);
-    size_t block;
-    if (!dli_parse_bytes(w, &block) || block == 0 ||
-        (route != DLP_R_PACK && route != DLP_R_BLOCKS && route != DLP_R_MPICH))
+    size_t block, v;
+    if (!dli_parse_bytes(w, &block) || block == 0 || !fn(colon + 1, &v))
       return;
-    r.at[r.n++] = (struct dlp_point){block, route};
+    r.at[r.n++] = (struct dlp_point){block, v};
   }
   if (r.n == 0)
     return;
   int i = 0;
-  while (i < th.rows && th.row[i].message != r.message)
+  while (i < t->rows && t->row[i].message != r.message)
     i++;
   if (i == DLP_ROWS)
     return;
-  th.row[i] = r;
-  if (i == th.rows)
-    th.rows++;
+  t->row[i] = r;
+  if (i == t->rows)
+    t->rows++;
 }
 
 static void file_key(void *ctx, const char *name, const char *value)
@@ -88,7 +100,9 @@ static void file_key(void *ctx, const char *name, const char *value)
       th.direct_from = "file";
     }
   } else if (strncmp(name, "route@", 6) == 0) {
-    route_row(name + 6, value);
+    table_row(&th.route, name + 6, value, route_value);
+  } else if (strncmp(name, "mpich@", 6) == 0) {
+    table_row(&th.mpich, name + 6, value, count_value);
   }
 }
 
@@ -135,20 +149,53 @@ static double apart(size_t a, size_t b)
   return a < b ? (double)b / (double)a : (double)a / (double)b;
 }
 
-int dlp_route_for(size_t bytes, size_t mean_block)
+/* the point of table t measured nearest (message size, then block size);
+   NULL when it has no rows or DL_DIRECT_BLOCK decides */
+static const struct dlp_point *nearest(const dlp_table *t, size_t bytes, size_t block)
 {
-  const dlp_thresholds *t = dlp_th();
   const struct dlp_row *row = NULL;
-  for (int i = 0; !t->direct_env && i < t->rows; i++)
+  for (int i = 0; !dlp_th()->direct_env && i < t->rows; i++)
     if (!row || apart(bytes, t->row[i].message) < apart(bytes, row->message))
       row = &t->row[i];
   if (!row)
-    return mean_block >= t->direct_block ? DLP_R_BLOCKS : DLP_R_PACK;
+    return NULL;
   const struct dlp_point *p = &row->at[0];
   for (int i = 1; i < row->n; i++)
-    if (apart(mean_block, row->at[i].block) < apart(mean_block, p->block))
+    if (apart(block, row->at[i].block) < apart(block, p->block))
       p = &row->at[i];
-  return p->route;
+  return p;
+}
+
+int dlp_route_for(size_t bytes, size_t mean_block)
+{
+  const struct dlp_point *p = nearest(&dlp_th()->route, bytes, mean_block);
+  if (p)
+    return (int)p->v;
+  return mean_block >= dlp_th()->direct_block ? DLP_R_BLOCKS : DLP_R_PACK;
+}
+
+bool dlp_mpich_wins(size_t bytes, size_t mean_block, dl_count fanout)
+{
+  const struct dlp_point *p = nearest(&dlp_th()->mpich, bytes, mean_block);
+  return p && p->v > 0 && (double)fanout * (double)fanout <= 8.0 * (double)p->v * (double)p->v;
+}
+
+/* the rows of table t, as the file has them */
+static void print_table(FILE *f, const char *name, const dlp_table *t, bool routes)
+{
+  for (int i = 0; i < t->rows; i++) {
+    fprintf(f, "%s@", name);
+    dli_tune_print_bytes(f, t->row[i].message);
+    for (int k = 0; k < t->row[i].n; k++) {
+      fputc(k ? ' ' : '\t', f);
+      dli_tune_print_bytes(f, t->row[i].at[k].block);
+      if (routes)
+        fprintf(f, ":%s", dlp_route_name((int)t->row[i].at[k].v));
+      else
+        fprintf(f, ":%zu", t->row[i].at[k].v);
+    }
+    fputc('\n', f);
+  }
 }
 
 void dlp_thresholds_print(FILE *f)
@@ -160,14 +207,6 @@ void dlp_thresholds_print(FILE *f)
   dli_tune_print_bytes(f, t->direct_block);
   fprintf(f, "\t# %s; DL_DIRECT_BLOCK overrides, the route table too\n",
           t->direct_from);
-  for (int i = 0; i < t->rows; i++) {
-    fprintf(f, "route@");
-    dli_tune_print_bytes(f, t->row[i].message);
-    for (int k = 0; k < t->row[i].n; k++) {
-      fputc(k ? ' ' : '\t', f);
-      dli_tune_print_bytes(f, t->row[i].at[k].block);
-      fprintf(f, ":%s", dlp_route_name(t->row[i].at[k].route));
-    }
-    fputc('\n', f);
-  }
+  print_table(f, "route", &t->route, true);
+  print_table(f, "mpich", &t->mpich, false);
 }

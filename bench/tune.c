@@ -5,7 +5,7 @@
  *
  * Every setting is measured over repeated runs and reported as minimum,
  * median and maximum; medians decide (single runs of a ping-pong scatter
- * too much to pick from). Four measurements:
+ * too much to pick from). Five measurements:
  *   nt      a copy of 1 to 256 MiB with memcpy and with non-temporal
  *           stores (rank 0): nt_threshold is the size from which the
  *           streaming copy wins by 5% at every larger size, or 0
@@ -15,15 +15,18 @@
  *           sizes: pipeline_chunk is the fastest
  *   routes  ping-pong of messages of 128 KiB, 1, 8 and 32 MiB in blocks of
  *           8 bytes (at most 2^20 of them) to an eighth of the message by
- *           every route that
- *           moves blocks (packed, the blocks as they lie, MPICH's engine
- *           on the type), every setting's runs spread over the whole
- *           measurement (run r of each before run r + 1 of any):
+ *           every route that moves blocks (packed, the blocks as they lie,
+ *           MPICH's engine on the type), every setting's runs spread over
+ *           the whole measurement (run r of each before run r + 1 of any):
  *           route@<message> lists, per block size, the route of least
  *           median
+ *   mpich   the same messages as copies of types of fan-out 1 to 4096
+ *           (dli_mpi_info) by MPICH's engine: mpich@<message> lists, per
+ *           block size, the largest fan-out up to which it beat the
+ *           faster of pack and blocks
  * The file goes to PATH, else DL_TUNE_FILE, else
  * $XDG_CONFIG_HOME (or ~/.config)/dataloop/tune.conf; the curves to DIR
- * (default bench/results) as tune-*.csv for bench/tune.gp. The
+ * (default bench/results) as tune-*.csv (tune.gp plots them). The
  * interposer's code is linked in, as in dataloop-pingpong. */
 #include <errno.h>
 #include <stdio.h>

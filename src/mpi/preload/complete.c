@@ -7,11 +7,13 @@
  * the user ignores them it passes its own.
  *
  * While a pipelined stream is in progress, the request waited for may
- * depend on it, and a stream moves only inside intercepted calls: MPI_Wait
- * and MPI_Waitany (and the blocking point-to-point calls) then block in
- * MPICH on their requests together with those the streams wait on next,
- * moving the streams on as those complete; MPI_Waitall and MPI_Waitsome,
- * which must not complete requests one by one, poll (test and progress).
+ * depend on it, and a stream moves only inside intercepted calls: the
+ * waits (and the blocking point-to-point calls) then block in MPICH on
+ * their requests together with those the streams wait on next, moving the
+ * streams on as those complete (dlp_block_any); MPI_Waitall and
+ * MPI_Waitsome complete their requests that way one at a time while a
+ * stream is in progress, and keep their statuses and errors as MPICH's
+ * own calls report them.
  * Without streams a program with no interposed request pending pays two
  * atomic loads per call.
  *
@@ -91,14 +93,64 @@ int dlp_block_any(int count, MPI_Request reqs[], int *index, MPI_Status *status)
   return PMPI_Waitany(count, reqs, index, st);
 }
 
-/* streams to progress while waiting: the wait polls (progress, test) */
-static bool polling(int flag, int rc)
+/* MPI_Waitall while streams are in progress: the requests completed one
+   at a time by dlp_block_any, their statuses (errors in MPI_ERROR) kept,
+   the rest by MPICH's Waitall once no stream is; MPI_ERR_IN_STATUS if
+   any failed, as MPICH reports it */
+static int waitall_blocked(int n, MPI_Request reqs[], MPI_Status st[])
 {
-  const dlp_stream_module *m;
-  if (flag || rc != MPI_SUCCESS || !(m = dlp_streams_busy()))
-    return false;
-  m->progress();
-  return true;
+  MPI_Status small[SMALL], *kept = n <= SMALL ? small : malloc(sizeof(MPI_Status) * (size_t)n);
+  if (!kept)
+    return PMPI_Waitall(n, reqs, st);
+  bool failed = false;
+  for (int i = 0; i < n; i++)
+    kept[i].MPI_ERROR = MPI_ERR_PENDING;       /* not completed here */
+  while (dlp_streams_busy()) {
+    int idx;
+    MPI_Status s;
+    int rc = dlp_block_any(n, reqs, &idx, &s);
+    if (idx == MPI_UNDEFINED || idx < 0)
+      break;
+    s.MPI_ERROR = rc;
+    kept[idx] = s;
+    failed = failed || rc != MPI_SUCCESS;
+  }
+  int rc = PMPI_Waitall(n, reqs, st);
+  for (int i = 0; i < n; i++) {
+    if (kept[i].MPI_ERROR != MPI_ERR_PENDING)
+      st[i] = kept[i];
+    else if (failed && rc != MPI_ERR_IN_STATUS)
+      st[i].MPI_ERROR = rc;
+  }
+  if (kept != small)
+    free(kept);
+  return failed ? MPI_ERR_IN_STATUS : rc;
+}
+
+/* MPI_Waitsome while streams are in progress: the first completion by
+   dlp_block_any, then whatever else MPICH has completed */
+static int waitsome_blocked(int n, MPI_Request reqs[], int *outcount, int indices[],
+                            MPI_Status st[])
+{
+  int idx;
+  int rc = dlp_block_any(n, reqs, &idx, &st[0]);
+  if (idx == MPI_UNDEFINED || idx < 0) {
+    *outcount = MPI_UNDEFINED;
+    return rc;
+  }
+  indices[0] = idx;
+  *outcount = 1;
+  if (rc != MPI_SUCCESS) {
+    st[0].MPI_ERROR = rc;
+    return MPI_ERR_IN_STATUS;
+  }
+  int more = 0;
+  rc = PMPI_Testsome(n, reqs, &more, indices + 1, st + 1);
+  if (more != MPI_UNDEFINED)
+    *outcount += more;
+  if (rc == MPI_ERR_IN_STATUS)
+    st[0].MPI_ERROR = MPI_SUCCESS;
+  return rc;
 }
 
 /* entries of n requests and room for nst statuses; false when out of
@@ -257,11 +309,8 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
   batch b;
   if (!batch_init(&b, count, reqs, statuses, count))
     return no_memory();
-  int rc = MPI_SUCCESS, flag = 0;
-  while (polling(flag, rc))
-    rc = PMPI_Testall(count, reqs, &flag, b.st);
-  if (!flag && rc == MPI_SUCCESS)
-    rc = PMPI_Waitall(count, reqs, b.st);
+  int rc = dlp_streams_busy() ? waitall_blocked(count, reqs, b.st)
+                               : PMPI_Waitall(count, reqs, b.st);
   rc = finish_many(&b, reqs, NULL, count, rc);
   batch_free(&b, statuses);
   return rc;
@@ -320,12 +369,9 @@ int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
   batch b;
   if (!batch_init(&b, incount, reqs, statuses, incount))
     return no_memory();
-  int rc = MPI_SUCCESS;
-  *outcount = 0;
-  while (polling(*outcount != 0, rc))
-    rc = PMPI_Testsome(incount, reqs, outcount, indices, b.st);
-  if (*outcount == 0 && rc == MPI_SUCCESS)
-    rc = PMPI_Waitsome(incount, reqs, outcount, indices, b.st);
+  int rc = dlp_streams_busy()
+             ? waitsome_blocked(incount, reqs, outcount, indices, b.st)
+             : PMPI_Waitsome(incount, reqs, outcount, indices, b.st);
   if (*outcount != MPI_UNDEFINED && *outcount > 0)
     rc = finish_many(&b, reqs, indices, *outcount, rc);
   batch_free(&b, statuses);

@@ -39,14 +39,21 @@ static unsigned bucket_of(MPI_Request h)
   return (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 32) & (NBUCKETS - 1);
 }
 
-static int finish(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on);
-
 dlp_req *dlp_req_new(void)
 {
   return calloc(1, sizeof(dlp_req));
 }
 
-static void add(dlp_req *r, MPI_Request handle);
+static void add(dlp_req *r, MPI_Request handle)
+{
+  r->handle = handle;
+  dlp_req **b = &buckets[bucket_of(handle)];
+  pthread_mutex_lock(&table_lock);
+  r->next = *b;
+  *b = r;
+  atomic_fetch_add(&live, 1);
+  pthread_mutex_unlock(&table_lock);
+}
 
 void dlp_req_track(dlp_req *r)
 {
@@ -63,21 +70,10 @@ void dlp_req_track(dlp_req *r)
   if (flag) {
     MPI_Comm on;
     atomic_fetch_add(&live, 1);
-    finish(r, &st, rc, &on);
+    dlp_req_finish(r, &st, rc, &on);
     return;
   }
   add(r, r->op.req);
-}
-
-static void add(dlp_req *r, MPI_Request handle)
-{
-  r->handle = handle;
-  dlp_req **b = &buckets[bucket_of(handle)];
-  pthread_mutex_lock(&table_lock);
-  r->next = *b;
-  *b = r;
-  atomic_fetch_add(&live, 1);
-  pthread_mutex_unlock(&table_lock);
 }
 
 bool dlp_req_any(void)
@@ -126,31 +122,29 @@ void dlp_req_unclaim(dlp_req *r)
   pthread_mutex_unlock(&table_lock);
 }
 
-/* the route's finish; frees r */
-static int finish(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on)
+/* an entry whose work is done: its type released, its memory freed */
+static void drop(dlp_req *r)
+{
+  dl_type_free(&r->op.d.t);
+  free(r);
+  atomic_fetch_sub(&live, 1);
+}
+
+int dlp_req_finish(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on)
 {
   const dlp_route *route = dlp_route_of(r->op.route);
   *raise_on = MPI_COMM_NULL;
   if (route->finish)
     err = route->finish(&r->op, st, err, raise_on);
-  dl_type_free(&r->op.d.t);
-  free(r);
-  atomic_fetch_sub(&live, 1);
+  drop(r);
   return err;
-}
-
-int dlp_req_finish(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on)
-{
-  return finish(r, st, err, raise_on);
 }
 
 void dlp_req_orphan(dlp_req *r)
 {
   if (r->op.route == DLP_R_PIPE) {
     dlp_pipeline.orphan(&r->op);    /* the stream ends on its own */
-    dl_type_free(&r->op.d.t);
-    free(r);
-    atomic_fetch_sub(&live, 1);
+    drop(r);
     return;
   }
   dlp_finalize_hook();
@@ -179,7 +173,7 @@ static void orphans_run(bool wait)
     }
     *p = r->next;
     MPI_Comm on;
-    finish(r, &st, rc, &on);
+    dlp_req_finish(r, &st, rc, &on);
   }
   pthread_mutex_unlock(&orphan_lock);
 }

@@ -59,7 +59,8 @@ struct dli_loop {
 /* A compiled function moves elements [e0, e1) of loop l whose origin is
    `origin`, to or from `packed` (the first element's first byte). A loop's
    elements, for this purpose, are its blocks when it is a leaf or has
-   single-element blocks, and its elements when it is a CONTIG. */
+   single-element blocks, and its elements when it is a CONTIG; the code of
+   a CONTIG or INDEXED leaf moves the whole leaf only. */
 typedef void (*dli_jit_fn)(char *origin, char *packed, dl_count e0, dl_count e1);
 enum { DLI_JIT_PACK = 0, DLI_JIT_UNPACK = 1 };
 

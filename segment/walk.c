@@ -47,131 +47,77 @@ static void next_block(dli_leaf *lf, dl_count k)
   }
 }
 
-/* The whole repetitions of a fused parent that `left` bytes hold, by the
-   parent's compiled code: returns the bytes moved (0: no code, or not
-   one whole repetition). */
-static size_t reps_bulk(dli_leaf *lf, size_t left, void *st, dli_bulk_fn bulk)
-{
-  dl_count k = (dl_count)(left / lf->repbytes);
-  if (k > lf->reps - lf->r)
-    k = lf->reps - lf->r;
-  size_t bytes = (size_t)k * lf->repbytes;
-  if (k == 0 || bulk(st, lf->node, lf->origin, lf->r, lf->r + k, bytes) != bytes)
-    return 0;
-  lf->r += k;
-  return bytes;
-}
-
-/* Processes up to `avail` bytes of the current leaf. Returns the bytes
-   done; *stopped is set when the action took less than it was given. */
-static size_t leaf_run(dl_segment *s, size_t avail, const dl_action *a,
-                       void *st, dli_bulk_fn bulk, bool *stopped)
+/* The part of one block the range cuts (or that an earlier call left). */
+static size_t ragged_run(dl_segment *s, size_t avail, const dl_action *a,
+                         void *st, bool *stopped)
 {
   dli_leaf *lf = &s->leaf;
-  size_t done = 0;
-  bool whole = lf->r == 0 && lf->i == 0 && lf->off == 0 && avail >= lf->total;
-  if (whole && bulk) {
-    const dli_loop *n = lf->node;
-    dl_count e1 = dli_jit_elems(n);
-    if (bulk(st, n, lf->origin, 0, e1, lf->total) == lf->total) {
-      lf->r = lf->reps;
-      return lf->total;
-    }
-  }
-  if (whole) {
-    /* the common case: the whole leaf, all repetitions, in one call */
-    dl_piece p = {.base = (char *)lf->base, .reps = lf->reps,
-                  .rep_stride = lf->rstride, .count = lf->count, .blk = lf->blk,
-                  .stride = lf->stride, .min_blk = lf->min_blk,
-                  .max_blk = lf->max_blk, .pos = s->pos};
-    size_t got;
-    if (lf->kind == DLI_VECTOR) {
-      got = lf->count == 1 && lf->reps == 1 ? a->contig(st, &p) : a->vector(st, &p);
-    } else {
-      p.offs = lf->offs;
-      if (lf->kind == DLI_INDEXED)
-        p.pre = lf->pre;
-      got = lf->kind == DLI_INDEXED ? a->indexed(st, &p) : a->blockindexed(st, &p);
-    }
-    if (got == lf->total) {
-      lf->r = lf->reps;
-      return got;
-    }
-    dli_leaf_set(lf, got);
+  size_t bb = block_bytes(lf, lf->i);
+  size_t want = bb - lf->off < avail ? bb - lf->off : avail;
+  dl_piece p = {.pos = s->pos, .reps = 1, .count = 1, .blk = want,
+                .base = (char *)(block_addr(lf, lf->i) + lf->off)};
+  size_t got = a->contig(st, &p);
+  lf->off += got;
+  if (got < want)
     *stopped = true;
-    return got;
+  else if (lf->off == bb)
+    next_block(lf, 1);
+  return got;
+}
+
+/* Processes one piece of the current leaf within `avail` bytes: all of
+   it, a ragged block, whole repetitions, or whole blocks up to the end of
+   a repetition; the caller comes back for the next (bulk_run may take it).
+   Returns the bytes done; *stopped is set when the action took less than
+   it was given. */
+static size_t leaf_run(dl_segment *s, size_t avail, const dl_action *a,
+                       void *st, bool *stopped)
+{
+  dli_leaf *lf = &s->leaf;
+  if (lf->r == lf->reps)
+    return 0;
+  if (lf->off > 0 || block_bytes(lf, lf->i) > avail)
+    return ragged_run(s, avail, a, st, stopped);
+  bool whole = lf->r == 0 && lf->i == 0 && avail >= lf->total;
+  bool whole_reps = lf->i == 0 && avail >= lf->repbytes && lf->reps - lf->r > 1;
+  dl_piece p = {.pos = s->pos, .reps = 1, .blk = lf->blk, .stride = lf->stride,
+                .min_blk = lf->min_blk, .max_blk = lf->max_blk,
+                .base = (char *)(lf->base + (uintptr_t)(lf->r * lf->rstride))};
+  dl_count k = 0;
+  size_t want;
+  if (whole || whole_reps) {
+    size_t nr = avail / lf->repbytes;
+    p.reps = (dl_count)nr < lf->reps - lf->r ? (dl_count)nr : lf->reps - lf->r;
+    p.rep_stride = lf->rstride;
+    p.count = lf->count;
+    want = (size_t)p.reps * lf->repbytes;
+  } else {
+    k = whole_blocks(lf, lf->i, avail);
+    p.count = k;
+    want = lf->kind == DLI_INDEXED ? (size_t)(lf->pre[lf->i + k] - lf->pre[lf->i])
+                                   : (size_t)k * lf->blk;
   }
-  while (done < avail && lf->r < lf->reps) {
-    size_t left = avail - done, bb = block_bytes(lf, lf->i), want, got;
-    if (bulk && lf->i == 0 && lf->off == 0 && lf->reps > 1) {
-      size_t n = reps_bulk(lf, left, st, bulk);
-      if (n) {
-        done += n;
-        continue;
-      }
-    }
-    dl_piece p = {.pos = s->pos + done, .reps = 1};
-    if (lf->off > 0 || bb > left) {
-      /* a ragged end: part of one block */
-      want = bb - lf->off < left ? bb - lf->off : left;
-      p.base = (char *)(block_addr(lf, lf->i) + lf->off);
-      p.count = 1;
-      p.blk = want;
-      got = a->contig(st, &p);
-      done += got;
-      if (got < want) {
-        lf->off += got;
-        *stopped = true;
-        return done;
-      }
-      if ((lf->off += got) == bb)
-        next_block(lf, 1);
-      continue;
-    }
-    p.base = (char *)(lf->base + (uintptr_t)(lf->r * lf->rstride));
-    p.blk = lf->blk;
-    p.stride = lf->stride;
-    p.min_blk = lf->min_blk;
-    p.max_blk = lf->max_blk;
-    dl_count k;
-    bool whole_reps = lf->i == 0 && left >= lf->repbytes && lf->reps - lf->r > 1;
-    if (whole_reps) {
-      size_t nr = left / lf->repbytes;
-      p.reps = (dl_count)nr < lf->reps - lf->r ? (dl_count)nr : lf->reps - lf->r;
-      p.rep_stride = lf->rstride;
-      p.count = lf->count;
-      want = (size_t)p.reps * lf->repbytes;
-    } else {
-      k = whole_blocks(lf, lf->i, left);
-      p.count = k;
-      want = lf->kind == DLI_INDEXED
-                 ? (size_t)(lf->pre[lf->i + k] - lf->pre[lf->i]) : (size_t)k * lf->blk;
-    }
-    if (lf->kind == DLI_VECTOR)
-      p.base = dli_at(p.base, lf->i * lf->stride);
-    else
-      p.offs = lf->offs + lf->i;
-    if (lf->kind == DLI_INDEXED)
-      p.pre = lf->pre + lf->i;
-    got = lf->kind == DLI_VECTOR ? (p.count == 1 && p.reps == 1 ? a->contig(st, &p)
-                                                                : a->vector(st, &p))
-        : lf->kind == DLI_BLOCKINDEXED ? a->blockindexed(st, &p)
-                                       : a->indexed(st, &p);
-    if (got < want) {
-      size_t at = (size_t)lf->r * lf->repbytes + got +
-                  (lf->kind == DLI_INDEXED ? (size_t)lf->pre[lf->i]
-                                           : (size_t)lf->i * lf->blk);
-      dli_leaf_set(lf, at);
-      *stopped = true;
-      return done + got;
-    }
-    done += got;
-    if (whole_reps)
-      lf->r += p.reps;
-    else
-      next_block(lf, k);
+  if (lf->kind == DLI_VECTOR)
+    p.base = dli_at(p.base, lf->i * lf->stride);
+  else
+    p.offs = lf->offs + lf->i;
+  if (lf->kind == DLI_INDEXED)
+    p.pre = lf->pre + lf->i;
+  size_t got = lf->kind == DLI_VECTOR ? (p.count == 1 && p.reps == 1 ? a->contig(st, &p)
+                                                                     : a->vector(st, &p))
+             : lf->kind == DLI_BLOCKINDEXED ? a->blockindexed(st, &p)
+                                            : a->indexed(st, &p);
+  if (got < want) {
+    size_t at = (size_t)lf->r * lf->repbytes + got +
+                (lf->kind == DLI_INDEXED ? (size_t)lf->pre[lf->i] : (size_t)lf->i * lf->blk);
+    dli_leaf_set(lf, at);
+    *stopped = true;
+  } else if (k) {
+    next_block(lf, k);
+  } else {
+    lf->r += p.reps;
   }
-  return done;
+  return got;
 }
 
 /* The next element of frame d, or false when its loop is exhausted. */
@@ -233,27 +179,70 @@ static bool next_leaf(dl_segment *s)
   }
 }
 
-/* The outermost frame at the start of one of its elements whose loop has
-   compiled code takes as many whole elements as the range holds; returns
-   the bytes it moved (0: none). */
-static size_t frames_bulk(dl_segment *s, size_t end, void *state, dli_bulk_fn bulk)
+static bool has_code(const dli_loop *l)
 {
+  return dli_jit_get(l, DLI_JIT_PACK) || dli_jit_get(l, DLI_JIT_UNPACK);
+}
+
+/* whether the leaf level's compiled elements are the fused parent's
+   repetitions (else they are the leaf's blocks: a plain leaf, or a parent
+   fused over a contiguous one, which loads as blocks) */
+static bool leaf_by_reps(const dli_leaf *lf)
+{
+  return !lf->node->leaf && lf->node->child->kind != DLI_CONTIG;
+}
+
+/* The leaf level's part of bulk_run: whole repetitions or blocks from the
+   leaf's position, when it is at the start of one. */
+static size_t leaf_bulk(dli_leaf *lf, size_t left, void *st, dli_bulk_fn bulk)
+{
+  bool reps = leaf_by_reps(lf);
+  if (lf->off != 0 || lf->r == lf->reps || (reps && lf->i != 0) || !has_code(lf->node))
+    return 0;
+  dl_count e0 = reps ? lf->r : lf->i, n;
+  if (reps) {
+    n = (dl_count)(left / lf->repbytes);
+    n = n < lf->reps - lf->r ? n : lf->reps - lf->r;
+  } else {
+    n = whole_blocks(lf, lf->i, left);
+    if (lf->node->leaf && lf->node->kind == DLI_INDEXED && (lf->i != 0 || n != lf->count))
+      return 0;                  /* its code moves the whole leaf only */
+  }
+  size_t bytes = (size_t)dli_jit_bytes(lf->node, e0, e0 + n);
+  if (n == 0 || bulk(st, lf->node, lf->origin, e0, e0 + n, bytes) != bytes)
+    return 0;
+  if (reps)
+    lf->r += n;
+  else
+    next_block(lf, n);
+  return bytes;
+}
+
+/* The one bulk path: the outermost level of the stack (the leaf counts as
+   the innermost) standing at the start of one of its loop's elements
+   hands as many whole elements as the range holds to that loop's compiled
+   code. Returns the bytes moved (0: none), s->pos and the state advanced. */
+static size_t bulk_run(dl_segment *s, size_t end, void *st, dli_bulk_fn bulk)
+{
+  size_t left = end - s->pos;
   for (int d = 0; d < s->depth; d++) {
-    dli_frame *f = &s->frames[d];
+    const dli_frame *f = &s->frames[d];
     const dli_loop *l = f->loop;
-    if (f->epos != s->pos || !dli_jit_shape_ok(l) || !dli_jit_get(l, DLI_JIT_PACK))
+    if (f->epos != s->pos || !dli_jit_shape_ok(l) || !has_code(l))
       continue;
     dl_count e0 = l->kind == DLI_CONTIG ? f->j : f->i;
-    dl_count n = (dl_count)((end - s->pos) / (size_t)l->el_size);
+    dl_count n = (dl_count)(left / (size_t)l->el_size);
     if (n > dli_jit_elems(l) - e0)
       n = dli_jit_elems(l) - e0;
-    if (n == 0)
-      continue;
     size_t bytes = (size_t)dli_jit_bytes(l, e0, e0 + n);
-    if (bulk(state, l, f->origin, e0, e0 + n, bytes) == bytes)
+    if (n > 0 && bulk(st, l, f->origin, e0, e0 + n, bytes) == bytes) {
+      dli_segment_seek(s, s->pos + bytes);
       return bytes;
+    }
   }
-  return 0;
+  size_t bytes = leaf_bulk(&s->leaf, left, st, bulk);
+  s->pos += bytes;
+  return bytes;
 }
 
 int dli_segment_run(dl_segment *s, size_t first, size_t *last,
@@ -266,14 +255,8 @@ int dli_segment_run(dl_segment *s, size_t first, size_t *last,
     dli_segment_seek(s, first);
   bool stopped = false;
   while (s->pos < end && !stopped) {
-    if (bulk && s->depth > 0) {
-      size_t got = frames_bulk(s, end, state, bulk);
-      if (got) {
-        dli_segment_seek(s, s->pos + got);
-        continue;
-      }
-    }
-    s->pos += leaf_run(s, end - s->pos, a, state, bulk, &stopped);
+    if (!bulk || !bulk_run(s, end, state, bulk))
+      s->pos += leaf_run(s, end - s->pos, a, state, &stopped);
     if (s->leaf.r == s->leaf.reps && s->pos < s->size && !next_leaf(s))
       break;
   }

@@ -246,6 +246,88 @@ START_TEST(chunked_repetitions)
 }
 END_TEST
 
+/* a struct's short vector leaf (8 doubles 24 bytes apart) and an int: the
+   leaf's own code serves the whole blocks a chunk holds after a block the
+   chunk boundary cut (elements from e0 > 0), and the bytes are the
+   interpreter's */
+static int spy_mid_calls;
+
+static void spy_mid(char *origin, char *packed, dl_count e0, dl_count e1)
+{
+  spy_mid_calls += e0 > 0;
+  spied(origin, packed, e0, e1);
+}
+
+static dl_type *leaf_and_int(dl_count n)
+{
+  dl_type *v, *st, *t;
+  dl_count one[2] = {1, 1};
+  dl_aint disp[2] = {0, 200};
+  ck_assert_int_eq(dl_type_hvector(8, 1, 24, dl_builtin(DL_DOUBLE), &v), DL_OK);
+  dl_type *kids[2] = {v, dl_builtin(DL_INT32)};
+  ck_assert_int_eq(dl_type_struct(2, one, disp, kids, &st), DL_OK);
+  ck_assert_int_eq(dl_type_contiguous(n, st, &t), DL_OK);
+  ck_assert_int_eq(dl_type_commit(t), DL_OK);
+  dl_type_free(&v);
+  dl_type_free(&st);
+  return t;
+}
+
+static const dli_loop *short_vector_leaf(const dli_loop *l)
+{
+  if (l->leaf)
+    return l->kind == DLI_VECTOR && l->count == 8 ? l : NULL;
+  if (l->kind != DLI_STRUCT)
+    return short_vector_leaf(l->child);
+  for (dl_count i = 0; i < l->count; i++) {
+    const dli_loop *f = short_vector_leaf(l->children[i]);
+    if (f)
+      return f;
+  }
+  return NULL;
+}
+
+START_TEST(chunked_leaf_blocks)
+{
+  if (jit_off)
+    return;
+  enum { N = 1000, STEP = 37 };      /* elements of 68 packed bytes */
+  dl_type *t = leaf_and_int(N), *plain = leaf_and_int(N);
+  ck_assert_int_eq(dl_type_compile(t), DL_OK);
+  const dli_loop *leaf = short_vector_leaf(t->loop);
+  ck_assert_ptr_nonnull(leaf);
+  spied = dli_jit_get(leaf, DLI_JIT_PACK);
+  ck_assert_ptr_nonnull(spied);
+  __atomic_store_n(&((dli_loop *)leaf)->jit[DLI_JIT_PACK], (void *)spy_mid, __ATOMIC_RELEASE);
+  dl_aint lb, extent;
+  ck_assert_int_eq(dl_type_extent(t, &lb, &extent), DL_OK);
+  char *mem = malloc((size_t)extent);
+  for (dl_aint i = 0; i < extent; i++)
+    mem[i] = (char)(i * 131 + 7);
+  size_t size = (size_t)N * 68, n = 0;
+  char *want = malloc(size), *got = calloc(size, 1);
+  ck_assert_int_eq(dl_pack(mem, 1, plain, want, size, &n), DL_OK);
+  dl_segment *s;
+  ck_assert_int_eq(dl_segment_create(mem, 1, t, &s), DL_OK);
+  spy_mid_calls = 0;
+  for (size_t at = 0; at < size; at += STEP) {
+    size_t last = at + STEP;
+    ck_assert_int_eq(dl_segment_pack(s, at, &last, got + at), DL_OK);
+  }
+  dl_segment_free(&s);
+  __atomic_store_n(&((dli_loop *)leaf)->jit[DLI_JIT_PACK], (void *)spied, __ATOMIC_RELEASE);
+  ck_assert(memcmp(want, got, size) == 0);
+  /* the chunks start at 37 offsets mod 68: most inside the leaf's blocks */
+  ck_assert_msg(spy_mid_calls >= (int)(size / STEP) / 4, "%d calls from a later block",
+                spy_mid_calls);
+  free(mem);
+  free(want);
+  free(got);
+  dl_type_free(&t);
+  dl_type_free(&plain);
+}
+END_TEST
+
 /* a type whose loops are all compiled as the suite's are */
 START_TEST(suite_shapes)
 {
@@ -543,6 +625,7 @@ int main(void)
   tcase_add_test(tc, flash_reordered);
   tcase_add_test(tc, reordered_partial);
   tcase_add_test(tc, chunked_repetitions);
+  tcase_add_test(tc, chunked_leaf_blocks);
   tcase_add_test(tc, suite_shapes);
   tcase_add_test(tc, shape_cache);
   tcase_add_test(tc, unrolled_loops);

@@ -328,6 +328,55 @@ START_TEST(chunked_leaf_blocks)
 }
 END_TEST
 
+/* copies of a darray of structs 10 bytes apart, overlapping: the leaf
+   blocks of one copy lie 135 and 25 bytes apart, so unpacking reordered
+   (each block for all three copies in turn) would write the overlaps in
+   another order than the packed stream's; compiled code must leave what
+   the interpreter leaves (a random type found it) */
+static dl_type *overlapping_copies(void)
+{
+  dl_type *kids[4] = {dl_builtin(DL_DOUBLE), dl_builtin(DL_INT16),
+                      dl_builtin(DL_C_DOUBLE_COMPLEX), dl_builtin(DL_LONG_DOUBLE)};
+  dl_count bl[4] = {2, 0, 0, 1}, gs[1] = {7};
+  dl_aint disp[4] = {-13, 1, 140, 122};
+  int dist[1] = {DL_DISTRIBUTE_BLOCK}, darg[1] = {8}, ps[1] = {1};
+  dl_type *st, *da, *hv, *t;
+  ck_assert_int_eq(dl_type_struct(4, bl, disp, kids, &st), DL_OK);
+  ck_assert_int_eq(dl_type_darray(1, 0, 1, gs, dist, darg, ps, DL_ORDER_FORTRAN, st, &da),
+                   DL_OK);
+  ck_assert_int_eq(dl_type_hvector(3, 1, 10, da, &hv), DL_OK);
+  ck_assert_int_eq(dl_type_contiguous(4, hv, &t), DL_OK);
+  ck_assert_int_eq(dl_type_commit(t), DL_OK);
+  dl_type_free(&st);
+  dl_type_free(&da);
+  dl_type_free(&hv);
+  return t;
+}
+
+START_TEST(overlapping_unpack)
+{
+  dl_type *t = overlapping_copies(), *plain = overlapping_copies();
+  if (!jit_off)
+    ck_assert_int_eq(dl_type_compile(t), DL_OK);
+  dl_aint tlb, text;
+  ck_assert_int_eq(dl_type_true_extent(t, &tlb, &text), DL_OK);
+  size_t size;
+  ck_assert_int_eq(dl_pack_size(1, t, &size), DL_OK);
+  char *a = calloc((size_t)text, 1), *b = calloc((size_t)text, 1), *p = malloc(size);
+  for (size_t i = 0; i < size; i++)
+    p[i] = (char)(i * 37 + 1);
+  size_t qa = 0, qb = 0;
+  ck_assert_int_eq(dl_unpack(p, size, &qa, a - tlb, 1, plain), DL_OK);
+  ck_assert_int_eq(dl_unpack(p, size, &qb, b - tlb, 1, t), DL_OK);
+  ck_assert(qa == size && qb == size && memcmp(a, b, (size_t)text) == 0);
+  free(a);
+  free(b);
+  free(p);
+  dl_type_free(&t);
+  dl_type_free(&plain);
+}
+END_TEST
+
 /* a type whose loops are all compiled as the suite's are */
 START_TEST(suite_shapes)
 {
@@ -626,6 +675,7 @@ int main(void)
   tcase_add_test(tc, reordered_partial);
   tcase_add_test(tc, chunked_repetitions);
   tcase_add_test(tc, chunked_leaf_blocks);
+  tcase_add_test(tc, overlapping_unpack);
   tcase_add_test(tc, suite_shapes);
   tcase_add_test(tc, shape_cache);
   tcase_add_test(tc, unrolled_loops);

@@ -453,22 +453,25 @@ static dl_aint span(const dli_loop *l)
   return l->tub - l->tlb;
 }
 
-/* regular all the way down, and its leaf blocks never overlap */
-static bool regular_disjoint(const dli_loop *l, dl_aint *leaf_stride, dl_count *blk)
+/* regular all the way down, and its leaf blocks never overlap even with
+   `widen` bytes added to the end of each (the room a reordered unpack's
+   copies of one block take) */
+static bool regular_disjoint(const dli_loop *l, dl_aint widen, dl_aint *leaf_stride,
+                             dl_count *blk)
 {
   for (;;) {
     if (l->leaf) {
       if (l->kind == DLI_VECTOR) {
         *leaf_stride = l->stride < 0 ? -l->stride : l->stride;
         *blk = l->blocklen;
-        return *leaf_stride >= l->blocklen;
+        return l->count < 2 || *leaf_stride >= l->blocklen + widen;
       }
       return false;
     }
     if (l->kind != DLI_CONTIG && l->kind != DLI_VECTOR)
       return false;
     dl_aint ext = l->el_extent < 0 ? -l->el_extent : l->el_extent;
-    dl_aint child = span(l->child);
+    dl_aint child = span(l->child) + widen;
     if (l->kind == DLI_CONTIG) {
       if (l->count > 1 && ext < child)
         return false;
@@ -499,14 +502,16 @@ bool dli_cg_reorders(const dli_loop *l, int dir)
     m = -m;
   dl_aint ls = 0;
   dl_count blk = 0;
-  bool disjoint = regular_disjoint(l->child, &ls, &blk);
-  /* worth it: small steps outside, large jumps inside; and for unpack,
-     every block of every element apart, so the order cannot matter */
+  bool disjoint = regular_disjoint(l->child, 0, &ls, &blk);
+  /* worth it: small steps outside, large jumps inside */
   if (m > 64 || ls < 64 || blk > 16 || l->count > 64 || ls == 0)
     return false;
   if (dir == DLI_JIT_PACK)
     return l->count <= PACK_STREAMS;
-  return disjoint && (l->count - 1) * m + blk <= ls;
+  /* unpack: the copies of one leaf block for every element, (count - 1) *
+     m + blk bytes, clear of every other block's, so the order of the
+     writes cannot matter */
+  return disjoint && regular_disjoint(l->child, (l->count - 1) * m, &ls, &blk);
 }
 
 /* ---- the function ---- */

@@ -203,6 +203,27 @@ static int darray(const contents *c, dl_type *old, dl_type **out)
   return rc;
 }
 
+/* a predefined type's unit (dli_mpi_info): its size, half of it for the
+   pairs of one type, 0 for the pairs of two */
+static dl_count named_unit(MPI_Datatype dt)
+{
+  MPI_Count size;
+  if (dt == MPI_FLOAT_INT || dt == MPI_DOUBLE_INT || dt == MPI_LONG_INT ||
+      dt == MPI_SHORT_INT || dt == MPI_LONG_DOUBLE_INT ||
+      PMPI_Type_size_c(dt, &size) != MPI_SUCCESS || size <= 0)
+    return 0;
+  if (dt == MPI_2INT || dt == MPI_2INTEGER || dt == MPI_2REAL ||
+      dt == MPI_2DOUBLE_PRECISION)
+    size /= 2;
+  return (size & (size - 1)) == 0 ? (dl_count)size : 0;
+}
+
+/* the unit of data whose members have units a and b (-1: none yet) */
+static dl_count unit_join(dl_count a, dl_count b)
+{
+  return a < 0 || a == b ? b : 0;
+}
+
 /* a struct; MPICH's engine misplaces data where a member does, where a
    block holds several copies of a negative-extent member, and dies on a
    member that is a blocklength-0 vector */
@@ -215,17 +236,21 @@ static int structure(const contents *c, dl_type **out, dli_mpi_info *info)
   int rc = DL_OK;
   unsigned *props = &info->props;
   info->fanout = n;
+  dl_count unit = -1;
   for (int64_t i = 0; i < n && !rc; i++) {
     dli_mpi_info m;
     rc = lookup(c->types[i], &ty[i], &m);
     unsigned p = m.props;
     const dl_count bl = c->v[1 + i];
+    if (!rc && bl > 0 && !empty(ty[i]))
+      unit = unit_join(unit, m.unit);
     if (!rc && bl > 0 && (p & (ZERO_BL | DLI_MPI_ENGINE_WRONG) ||
                           (bl >= 2 && negative(ty[i], p))))
       *props |= DLI_MPI_ENGINE_WRONG;
     if (!rc && m.fanout > info->fanout)
       info->fanout = m.fanout;
   }
+  info->unit = unit < 0 ? 1 : unit;
   if (!rc)
     rc = dl_type_struct(n, c->v + 1, c->v + 1 + n, ty, out);
   if (!rc && empty(*out))
@@ -326,10 +351,10 @@ static int build(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
   contents c;
   int rc = get_contents(dt, &c);
   dl_type *old = NULL;
-  dli_mpi_info oi = {0, 0};
+  dli_mpi_info oi = {0, 0, 0};
   unsigned op = 0, *props = &info->props;
   const int64_t *v = c.v;
-  *info = (dli_mpi_info){0, 0};
+  *info = (dli_mpi_info){0, 0, 0};
   if (!rc && c.nd > 0 && c.comb != MPI_COMBINER_STRUCT &&
       c.comb != MPI_COMBINER_STRUCT_INTEGER) {
     rc = lookup(c.types[0], &old, &oi);
@@ -395,6 +420,8 @@ static int build(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
   }
   if (!rc)
     info->fanout = fanout_of(&c, oi.fanout, info->fanout);
+  if (!rc && c.comb != MPI_COMBINER_STRUCT && c.comb != MPI_COMBINER_STRUCT_INTEGER)
+    info->unit = c.nd > 0 ? oi.unit : named_unit(dt);
   contents_free(&c);
   if (!rc && negative(*out, 0))
     *props |= NEG_STD;
@@ -409,9 +436,11 @@ static int build(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
 /* the cached type, building and caching it if needed; build_lock held */
 static int lookup(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
 {
-  *info = (dli_mpi_info){0, 0};
-  if ((*out = dli_named_type(dt)))
+  *info = (dli_mpi_info){0, 0, 0};
+  if ((*out = dli_named_type(dt))) {
+    info->unit = named_unit(dt);
     return DL_OK;
+  }
   int found = 0;
   entry *e;
   if (type_key == MPI_KEYVAL_INVALID ||
@@ -443,11 +472,13 @@ int dli_type_from_mpi_info(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
   if (!out || !info)
     return DL_ERR_ARG;
   *out = NULL;
-  *info = (dli_mpi_info){0, 0};
+  *info = (dli_mpi_info){0, 0, 0};
   if (dt == MPI_DATATYPE_NULL)
     return DL_ERR_ARG;
-  if ((*out = dli_named_type(dt)))
+  if ((*out = dli_named_type(dt))) {
+    info->unit = named_unit(dt);
     return DL_OK;
+  }
   pthread_once(&key_once, make_keys);
   int found = 0;
   entry *e;

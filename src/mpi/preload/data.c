@@ -105,6 +105,7 @@ int dlp_data_get(const void *buf, MPI_Count count, MPI_Datatype dt, dlp_data *d)
       return dlp_class_of(rc);
     d->engine_ok = !(info.props & DLI_MPI_ENGINE_WRONG);
     d->fanout = info.fanout;
+    d->unit = info.unit;
   }
   int dense;
   dl_aint off;

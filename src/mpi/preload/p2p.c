@@ -63,6 +63,8 @@ static void route(dlp_op *op, dlp_choice *c)
   op->blocks = c->blocks;
   if (!op->d.named)
     dlp_route_count(op->route, op->recv);
+  if (!op->d.named && op->recv && op->route == DLP_R_PIPE && op->first == DLP_R_MPICH)
+    dlp_route_count(DLP_R_MPICH, true);   /* MPICH's engine places its start */
 }
 
 static int run(dlp_op *op, MPI_Status *status)

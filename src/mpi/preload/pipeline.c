@@ -204,19 +204,22 @@ static char *landing(const dlp_pipe *p, size_t k)
 
 /* where the first receive lands: where a whole message would (dense data
    in the user's buffer, the user's data through MPICH where the plan hands
-   it the blocks or the type and a chunk ends between elements, else the
-   staging buffer); sets p->placed and p->land */
-static bool in_blocks(const dlp_pipe *p)
+   it the blocks or the type, else the staging buffer); sets p->placed and
+   p->land */
+static bool in_user(const dlp_pipe *p)
 {
-  return p->first == DLP_R_BLOCKS && p->blocks != MPI_DATATYPE_NULL;
+  return (p->first == DLP_R_BLOCKS && p->blocks != MPI_DATATYPE_NULL) ||
+         p->first == DLP_R_MPICH;
 }
 
 /* the first receive takes a whole message as well as a first chunk */
 static int post_first(dlp_pipe *p)
 {
-  p->placed = in_blocks(p) || p->d.dense;
-  p->land = in_blocks(p) ? p->d.buf : p->d.dense ? p->d.base : p->stage;
-  if (in_blocks(p))
+  p->placed = in_user(p) || p->d.dense;
+  p->land = in_user(p) ? p->d.buf : p->d.dense ? p->d.base : p->stage;
+  if (p->first == DLP_R_MPICH)
+    return dlp_irecv_as(p->d.buf, p->d.count, p->d.dt, p->peer, p->tag, p->comm, &p->rreq);
+  if (in_user(p))
     return dlp_irecv_as(p->d.buf, 1, p->blocks, p->peer, p->tag, p->comm, &p->rreq);
   return dlp_irecv_as(p->land, (MPI_Count)p->n, MPI_PACKED, p->peer, p->tag, p->comm,
                       &p->rreq);
@@ -466,7 +469,7 @@ static void give_back(void **who, int n, int done, const MPI_Status *st, int rc)
 static bool recv_buffers(dlp_pipe *p)
 {
   size_t two = 2 * p->C;     /* C is at most 1 GiB (config.c) */
-  bool placed = in_blocks(p);
+  bool placed = in_user(p);
   size_t cap = p->d.dense ? p->C : placed || p->n < two ? two : p->n;
   p->stage = dlp_stage_get(cap);
   if (!p->stage)
@@ -521,7 +524,7 @@ static int start(dlp_op *op)
     return dlp_raise(op->comm, rc);
   DLP_TRACE("%s stream: %zu bytes %s %d, tag %d%s", p->send ? "send" : "receive", p->n,
             p->send ? "to" : "from", p->peer, p->tag,
-            p->d.dense ? ", dense" : in_blocks(p) ? ", first into the user's blocks" : "");
+            p->d.dense ? ", dense" : in_user(p) ? ", first into the user's data" : "");
   rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, p, &p->greq);
   if (rc) {
     release(p);

@@ -137,7 +137,7 @@ static int pick(const dlp_data *d, plan *p, size_t nblocks)
     want = DLP_R_PACK;
   if (want == DLP_R_PIPE && !p->stream)
     want = DLP_R_PACK;
-  if ((want == DLP_R_PACK || want == DLP_R_MPICH) && p->stream && p->forced < 0)
+  if (want == DLP_R_PACK && p->stream && p->forced < 0)
     want = DLP_R_PIPE;          /* pipeline mode: stream what would be packed */
   return want;
 }
@@ -252,8 +252,16 @@ static void settle(plan *p)
   p->ncand = 0;
 }
 
+/* whether MPICH's engine may receive d: 4.0.2 fails receives of elements
+   that straddle its fragments, and a stream's first chunk must end between
+   elements */
+static bool mpich_receives(const dlp_data *d, bool stream)
+{
+  return d->engine_ok && d->unit > 0 && (!stream || dlp_chunk() % (size_t)d->unit == 0);
+}
+
 /* what use of p a choice gets; lock held */
-static void take(plan *p, bool recv, dlp_choice *c)
+static void take(plan *p, const dlp_data *d, bool recv, dlp_choice *c)
 {
   p->used = ++clock_;
   p->users++;
@@ -272,7 +280,7 @@ static void take(plan *p, bool recv, dlp_choice *c)
     }
   }
   c->first = c->route == DLP_R_PIPE ? DLP_R_PACK : c->route;
-  if (recv && c->route == DLP_R_MPICH)      /* MPICH 4.0.2 fails such receives */
+  if (recv && c->route == DLP_R_MPICH && !mpich_receives(d, p->stream))
     c->route = c->first = DLP_R_PACK;
   c->blocks = p->blocks;
 }
@@ -284,7 +292,7 @@ void dlp_choose(const dlp_data *d, bool stream, bool recv, dlp_choice *c)
   pthread_mutex_lock(&lock);
   plan *p = find_or_make(d, stream);
   if (p)
-    take(p, recv, c);
+    take(p, d, recv, c);
   pthread_mutex_unlock(&lock);
   if (c->timed)
     c->t0 = now();

@@ -101,6 +101,7 @@ typedef struct dlp_data {
                           (dli_type_from_mpi_info) */
   dl_count fanout;     /* dli_mpi_info's: what MPICH's engine's speed
                           depends on */
+  dl_count unit;       /* dli_mpi_info's: MPICH's engine may receive it */
 } dlp_data;
 
 enum { DLP_PASS = -1 };  /* not the interposer's business: MPICH judges */
@@ -178,9 +179,10 @@ DLI_HIDDEN void dlp_thresholds_print(FILE *f);
 
 /* ---- plans: a route chosen once per (type, count) (plan.c) ---- */
 typedef struct dlp_choice {
-  int route;             /* DLP_R_*; never MPICH for a receive */
+  int route;             /* DLP_R_*; MPICH for a receive only where its
+                            engine receives the type whole (a unit) */
   int first;             /* PIPE: the route a whole message's first receive
-                            lands by (PACK, BLOCKS) */
+                            lands by (PACK, BLOCKS, MPICH) */
   MPI_Datatype blocks;   /* BLOCKS (or PIPE's first): the blocks, an
                             hindexed type of bytes relative to the buffer,
                             valid until dlp_choice_done */

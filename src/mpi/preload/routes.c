@@ -9,7 +9,7 @@
  *   BLOCKS  the user's buffer as an hindexed type of bytes over its blocks:
  *           MPICH moves them where they lie
  *   MPICH   the user's own arguments, MPICH's engine moving the data
- *           (sends only, plan.c)
+ *           (receives only of types it receives whole, plan.c)
  *   PIPE    the pipeline module's chunk stream (pipeline.c)
  *
  * An operation is a start and, for the routes that need one, a finish

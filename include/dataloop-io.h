@@ -22,12 +22,27 @@ typedef struct dl_file_view dl_file_view;
    counted in etypes of the view. etype and filetype must be committed; the
    view holds its own references (the caller may free its types at once) and
    never closes fd, which stays the caller's. */
+/* disp: bytes. Free the view with dl_file_view_free. DL_ERR_ARG (touching
+   nothing; *out = NULL when out is not NULL): NULL types or out, fd < 0,
+   disp < 0, an etype or filetype without data, a filetype size not a
+   multiple of the etype size, filetype data at a negative displacement,
+   decreasing displacements (within a copy or from one copy to the next),
+   a filetype extent <= 0; DL_ERR_NOT_COMMITTED; DL_ERR_NOMEM. */
 int dl_file_view_create(int fd, dl_aint disp, const dl_type *etype,
                         const dl_type *filetype, dl_file_view **out);
+/* write/read count elements of committed memtype at buf (NULL: MPI_BOTTOM)
+   to/from the view's stream from etype `offset` on; *bytes is always set
+   (0 on argument errors). DL_ERR_ARG: NULL v, memtype or bytes, count < 0,
+   offset < 0, a request that is not whole etypes, a write through a view
+   whose filetype overlaps itself; DL_ERR_NOT_COMMITTED; DL_ERR_OVERFLOW: a
+   size or file offset past 64 bits (nothing touched); DL_ERR_NOMEM;
+   DL_ERR_IO (below). */
 int dl_file_write_at(dl_file_view *v, int64_t offset, const void *buf,
                      dl_count count, const dl_type *memtype, size_t *bytes);
 int dl_file_read_at(dl_file_view *v, int64_t offset, void *buf,
                     dl_count count, const dl_type *memtype, size_t *bytes);
+/* frees *v, drops its type references, sets *v = NULL; leaves the file
+   open. v or *v NULL: no-op */
 void dl_file_view_free(dl_file_view **v);
 
 /* `*bytes` counts bytes of the memory data (packed-stream order) moved. A

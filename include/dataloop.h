@@ -213,7 +213,7 @@ void dl_segment_free(dl_segment **s);
    partial moves), over the big-endian external32 stream. Also:
    DL_ERR_ARG: NULL datarep; DL_ERR_UNSUPPORTED: t has no element types
    (deserialized, or its signature was dropped); DL_ERR_TRUNCATE on unpack:
-   an element cut by the input's end is not stored. */
+   what came is stored, memory past the elements it reaches untouched. */
 int dl_pack_external_size(const char *datarep, dl_count count,
                           const dl_type *t, size_t *size);
 int dl_pack_external(const char *datarep, const void *inbuf, dl_count incount,

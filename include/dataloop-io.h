@@ -24,6 +24,7 @@ typedef struct dl_file_view dl_file_view;
    never closes fd, which stays the caller's. */
 int dl_file_view_create(int fd, dl_aint disp, const dl_type *etype,
                         const dl_type *filetype, dl_file_view **out);
+/* a NULL buf means absolute addresses; data below address 4096 is DL_ERR_ARG */
 int dl_file_write_at(dl_file_view *v, int64_t offset, const void *buf,
                      dl_count count, const dl_type *memtype, size_t *bytes);
 int dl_file_read_at(dl_file_view *v, int64_t offset, void *buf,

@@ -27,6 +27,10 @@ enum { DL_OK = 0, DL_ERR_ARG, DL_ERR_NOMEM, DL_ERR_OVERFLOW, DL_ERR_TRUNCATE,
        DL_ERR_NOT_COMMITTED, DL_ERR_UNSUPPORTED, DL_ERR_CORRUPT, DL_ERR_BOUNDS,
        DL_ERR_IO };
 const char *dl_strerror(int code);
+/* why the last failing call on this thread failed, in one line (thread-local,
+   never NULL, "" when no detail is known); only failures with a known reason
+   set it and a successful call leaves it as it was (see dl_last_error_detail(3)) */
+const char *dl_last_error_detail(void);
 
 /* predefined element types; never freed */
 typedef enum {
@@ -92,7 +96,9 @@ int dl_type_serialize(const dl_type *t, void *buf, size_t size, size_t *needed);
 int dl_type_deserialize(const void *buf, size_t size, dl_type **out);
 
 /* one-shot pack/unpack with MPI_Pack/MPI_Unpack semantics:
-   *position is the byte offset in the packed buffer, advanced on success */
+   *position is the byte offset in the packed buffer, advanced on success.
+   A NULL user buffer means absolute addresses (MPI_BOTTOM); data that
+   would then lie below address 4096 is DL_ERR_ARG, nothing moved. */
 int dl_pack_size(dl_count count, const dl_type *t, size_t *size);
 int dl_pack(const void *inbuf, dl_count incount, const dl_type *t,
             void *outbuf, size_t outsize, size_t *position);
@@ -102,7 +108,9 @@ int dl_unpack(const void *inbuf, size_t insize, size_t *position,
 /* segments: resumable processing of the packed byte stream of
    (buf, count, t). Each call handles packed bytes [first, *last) and sets
    *last to where it stopped (earlier than asked only when the output list
-   filled). Calls may come in any order; sequential calls cost no seek. */
+   filled). Calls may come in any order; sequential calls cost no seek.
+   A NULL buf means absolute addresses: creation accepts it (offset lists),
+   moving data that would lie below address 4096 is DL_ERR_ARG. */
 int dl_segment_create(void *buf, dl_count count, const dl_type *t,
                       dl_segment **out);
 int dl_segment_pack(dl_segment *s, size_t first, size_t *last, void *outbuf);
@@ -122,7 +130,7 @@ int dl_segment_create_bounded(void *buf, dl_count count, const dl_type *t,
 void dl_segment_free(dl_segment **s);
 
 /* MPI_Pack_external semantics; datarep must be "external32", anything else
-   is DL_ERR_UNSUPPORTED */
+   is DL_ERR_UNSUPPORTED. A NULL user buffer: as for dl_pack. */
 int dl_pack_external_size(const char *datarep, dl_count count,
                           const dl_type *t, size_t *size);
 int dl_pack_external(const char *datarep, const void *inbuf, dl_count incount,
@@ -143,7 +151,8 @@ dl_type *dl_builtin_more(dl_builtin_more_t which);
    byte range and order like the native one: positions are bytes of the
    external stream (dl_pack_external_size of the segment's count and type);
    *last is clipped to its end. Elements cut by a range's ends are handled
-   whole (unpacking one reads the element's other bytes back from memory). */
+   whole (unpacking one reads the element's other bytes back from memory).
+   A NULL segment buffer: as for dl_segment_pack. */
 int dl_segment_pack_external(const char *datarep, dl_segment *s, size_t first,
                              size_t *last, void *outbuf);
 int dl_segment_unpack_external(const char *datarep, dl_segment *s,

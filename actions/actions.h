@@ -57,6 +57,12 @@ DLI_HIDDEN size_t dli_nt_threshold(void);
 
 /* runs action a over [first, *last), first checking bounds for a bounded
    segment whose whole extent is not known to lie inside them */
+/* the checks of MPI_Pack and friends, in their order, each failure with a
+   detail naming call: type, count, position, packed buffer, commit, and a
+   NULL user buffer (dli_check_bottom) */
+DLI_HIDDEN int dli_pack_args(const char *call, const dl_type *t, dl_count count,
+                             const size_t *position, size_t size,
+                             const void *packed, const void *user);
 DLI_HIDDEN int dli_process(dl_segment *s, size_t first, size_t *last,
                            const dl_action *a, void *state, dli_bulk_fn bulk);
 

@@ -345,8 +345,11 @@ static int x32_unpack(const xjob *j, xcur *c, size_t first, size_t last,
 static int datarep_ok(const char *datarep)
 {
   if (!datarep)
-    return DL_ERR_ARG;
-  return strcmp(datarep, "external32") == 0 ? DL_OK : DL_ERR_UNSUPPORTED;
+    return dli_fail(DL_ERR_ARG, "NULL data representation");
+  if (strcmp(datarep, "external32") != 0)
+    return dli_fail(DL_ERR_UNSUPPORTED, "data representation \"%.64s\" is "
+                    "not supported (only \"external32\")", datarep);
+  return DL_OK;
 }
 
 /* external bytes of (count, t); DL_ERR_UNSUPPORTED when t's element types
@@ -359,7 +362,9 @@ static int ext_size(dl_count count, const dl_type *t, size_t *size)
     return DL_OK;
   }
   if (!t->sig)
-    return DL_ERR_UNSUPPORTED;
+    return dli_fail(DL_ERR_UNSUPPORTED, "external32: the type's element types "
+                    "are unknown (a deserialized type, or structs nested past "
+                    "%d levels)", DLI_SIG_MAX_DEPTH);
   if (__builtin_mul_overflow(t->sig->reps, t->sig->xsize, &per) ||
       __builtin_mul_overflow(per, count, &n) || (uint64_t)n > SIZE_MAX)
     return DL_ERR_OVERFLOW;
@@ -380,7 +385,8 @@ int dl_pack_external_size(const char *datarep, dl_count count, const dl_type *t,
 {
   int rc = datarep_ok(datarep);
   if (rc == DL_OK && (!dli_type_valid(t) || count < 0 || !size))
-    rc = DL_ERR_ARG;
+    rc = dli_fail(DL_ERR_ARG, "dl_pack_external_size: NULL or freed type, "
+                  "negative count or NULL size pointer");
   return rc ? rc : ext_size(count, t, size);
 }
 
@@ -389,7 +395,7 @@ int dl_pack_external_size(const char *datarep, dl_count count, const dl_type *t,
 static int oneshot(bool pack, uintptr_t user, dl_count count, const dl_type *t,
                    char *ext, size_t avail, size_t *moved)
 {
-  size_t size;
+  size_t size = 0;
   *moved = 0;
   int rc = ext_size(count, t, &size);
   if (rc)
@@ -426,11 +432,10 @@ static int call(bool pack, const char *datarep, uintptr_t user, dl_count count,
   int rc = datarep_ok(datarep);
   if (rc)
     return rc;
-  if (!dli_type_valid(t) || count < 0 || !position || *position > size ||
-      (!ext && size > 0))
-    return DL_ERR_ARG;
-  if (!dli_type_committed(t))
-    return DL_ERR_NOT_COMMITTED;
+  rc = dli_pack_args(pack ? "dl_pack_external" : "dl_unpack_external", t,
+                     count, position, size, ext, (const void *)user);
+  if (rc)
+    return rc;
   size_t moved;
   rc = oneshot(pack, user, count, t, ext ? (char *)ext + *position : NULL,
                size - *position, &moved);
@@ -460,14 +465,21 @@ static int seg_range(const char *datarep, dl_segment *s, size_t first,
   if (rc)
     return rc;
   if (!s || !last || first > *last)
-    return DL_ERR_ARG;
+    return dli_fail(DL_ERR_ARG, "segment external32 call: NULL segment or "
+                    "last, or first past *last");
   if ((rc = ext_size(s->count, s->type, size)))
     return rc;
   if (first > *size)
-    return DL_ERR_ARG;
+    return dli_fail(DL_ERR_ARG, "segment external32 call: first %zu past the "
+                    "stream's %zu bytes", first, *size);
   if (*last > *size)
     *last = *size;
-  return !buf && first < *last ? DL_ERR_ARG : DL_OK;
+  if (!buf && first < *last)
+    return dli_fail(DL_ERR_ARG, "segment external32 call: NULL buffer for a "
+                    "nonempty range");
+  return first < *last ? dli_check_bottom((const void *)s->buf, s->count,
+                                          s->type, "segment external32 call")
+                       : DL_OK;
 }
 
 static int seg_call(bool pack, const char *datarep, dl_segment *s, size_t first,

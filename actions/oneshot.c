@@ -9,8 +9,12 @@
 
 int dl_pack_size(dl_count count, const dl_type *t, size_t *size)
 {
-  if (!dli_type_valid(t) || count < 0 || !size)
-    return DL_ERR_ARG;
+  if (!dli_type_valid(t))
+    return dli_fail(DL_ERR_ARG, "dl_pack_size: NULL or freed type");
+  if (count < 0)
+    return dli_fail(DL_ERR_ARG, "dl_pack_size: negative count");
+  if (!size)
+    return dli_fail(DL_ERR_ARG, "dl_pack_size: NULL size pointer");
   dl_count n;
   if (__builtin_mul_overflow(count, t->b.size, &n) || (uint64_t)n > SIZE_MAX)
     return DL_ERR_OVERFLOW;
@@ -26,7 +30,7 @@ static bool dense_run(dl_count count, const dl_type *t)
 
 int dl_type_dense(dl_count count, const dl_type *t, int *dense, dl_aint *offset)
 {
-  size_t size;
+  size_t size = 0;
   int rc = dense && offset ? dl_pack_size(count, t, &size) : DL_ERR_ARG;
   if (rc)
     return rc;
@@ -44,7 +48,7 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
 {
   dli_jit_note_use(t, pack ? DLI_JIT_PACK : DLI_JIT_UNPACK);
   dli_bulk_fn bulk = dli_bulk_for(t, pack ? DLI_JIT_PACK : DLI_JIT_UNPACK);
-  size_t size;
+  size_t size = 0;
   *moved = 0;                      /* on every path: callers add it */
   int rc = dl_pack_size(count, t, &size);
   if (rc)
@@ -102,16 +106,34 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
   return last < size ? DL_ERR_TRUNCATE : DL_OK;
 }
 
+int dli_pack_args(const char *call, const dl_type *t, dl_count count,
+                  const size_t *position, size_t size, const void *packed,
+                  const void *user)
+{
+  if (!dli_type_valid(t))
+    return dli_fail(DL_ERR_ARG, "%s: NULL or freed type", call);
+  if (count < 0)
+    return dli_fail(DL_ERR_ARG, "%s: negative count %lld", call, (long long)count);
+  if (!position)
+    return dli_fail(DL_ERR_ARG, "%s: NULL position pointer", call);
+  if (*position > size)
+    return dli_fail(DL_ERR_ARG, "%s: position %zu past the packed buffer's "
+                    "%zu bytes", call, *position, size);
+  if (!packed && size > 0)
+    return dli_fail(DL_ERR_ARG, "%s: NULL packed buffer of %zu bytes", call, size);
+  if (!dli_type_committed(t))
+    return dli_fail(DL_ERR_NOT_COMMITTED, "%s: type not committed", call);
+  return dli_check_bottom(user, count, t, call);
+}
+
 int dl_pack(const void *inbuf, dl_count incount, const dl_type *t,
             void *outbuf, size_t outsize, size_t *position)
 {
-  if (!dli_type_valid(t) || incount < 0 || !position || *position > outsize ||
-      (!outbuf && outsize > 0))
-    return DL_ERR_ARG;
-  if (!dli_type_committed(t))
-    return DL_ERR_NOT_COMMITTED;
+  int rc = dli_pack_args("dl_pack", t, incount, position, outsize, outbuf, inbuf);
+  if (rc)
+    return rc;
   size_t moved;
-  int rc = oneshot(&dli_pack_action, true, (uintptr_t)inbuf, incount, t,
+  rc = oneshot(&dli_pack_action, true, (uintptr_t)inbuf, incount, t,
                    outbuf ? (char *)outbuf + *position : NULL,
                    outsize - *position, &moved);
   *position += moved;
@@ -121,13 +143,11 @@ int dl_pack(const void *inbuf, dl_count incount, const dl_type *t,
 int dl_unpack(const void *inbuf, size_t insize, size_t *position,
               void *outbuf, dl_count outcount, const dl_type *t)
 {
-  if (!dli_type_valid(t) || outcount < 0 || !position || *position > insize ||
-      (!inbuf && insize > 0))
-    return DL_ERR_ARG;
-  if (!dli_type_committed(t))
-    return DL_ERR_NOT_COMMITTED;
+  int rc = dli_pack_args("dl_unpack", t, outcount, position, insize, inbuf, outbuf);
+  if (rc)
+    return rc;
   size_t moved;
-  int rc = oneshot(&dli_unpack_action, false, (uintptr_t)outbuf, outcount, t,
+  rc = oneshot(&dli_unpack_action, false, (uintptr_t)outbuf, outcount, t,
                    inbuf ? (char *)inbuf + *position : NULL,
                    insize - *position, &moved);
   *position += moved;

@@ -92,10 +92,29 @@ static bool buf_ok(const dl_segment *s, size_t first, const size_t *last,
   return buf || first == (*last < s->size ? *last : s->size);
 }
 
+/* the checks of dl_segment_pack and dl_segment_unpack, with details */
+static int move_args(const char *call, const dl_segment *s, size_t first,
+                     const size_t *last, const void *buf)
+{
+  if (!s || !last)
+    return dli_fail(DL_ERR_ARG, "%s: NULL segment or last", call);
+  if (first > *last || first > s->size)
+    return dli_fail(DL_ERR_ARG, "%s: first %zu past *last %zu or past the "
+                    "stream's %zu bytes", call, first, *last, s->size);
+  if (!buf_ok(s, first, last, buf))
+    return dli_fail(DL_ERR_ARG, "%s: NULL buffer for a nonempty range", call);
+  /* the segment's own buffer is checked here, not at creation: a segment
+     of a NULL buffer is how offset lists relative to 0 are made */
+  if (first < (*last < s->size ? *last : s->size))
+    return dli_check_bottom((const void *)s->buf, s->count, s->type, call);
+  return DL_OK;
+}
+
 int dl_segment_pack(dl_segment *s, size_t first, size_t *last, void *outbuf)
 {
-  if (!range_ok(s, first, last) || !buf_ok(s, first, last, outbuf))
-    return DL_ERR_ARG;
+  int rc = move_args("dl_segment_pack", s, first, last, outbuf);
+  if (rc)
+    return rc;
   char *cur = outbuf;
   dli_jit_note_use(s->type, DLI_JIT_PACK);
   return dli_process(s, first, last, &dli_pack_action, &cur,
@@ -105,8 +124,9 @@ int dl_segment_pack(dl_segment *s, size_t first, size_t *last, void *outbuf)
 int dl_segment_unpack(dl_segment *s, size_t first, size_t *last,
                       const void *inbuf)
 {
-  if (!range_ok(s, first, last) || !buf_ok(s, first, last, inbuf))
-    return DL_ERR_ARG;
+  int rc = move_args("dl_segment_unpack", s, first, last, inbuf);
+  if (rc)
+    return rc;
   char *cur = (char *)inbuf;
   dli_jit_note_use(s->type, DLI_JIT_UNPACK);
   return dli_process(s, first, last, &dli_unpack_action, &cur,

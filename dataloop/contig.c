@@ -51,12 +51,13 @@ int dli_mk_contig(dli_build *b, dli_loop *into, dl_count n, dli_elem e,
 
 int dl_type_contiguous(dl_count count, dl_type *old, dl_type **out)
 {
-  if (!out || !dli_type_valid(old) || count < 0)
-    return DL_ERR_ARG;
+  int rc = dli_ctor_args("dl_type_contiguous", count, 0, old, true, out);
+  if (rc)
+    return rc;
   dli_elem e = dli_type_elem(old);
   dli_bounds bd;
   dl_aint lo = 0, hi = 0;
-  int rc = count > 0 ? dli_span(count, e.extent, &lo, &hi) : DL_OK;
+  rc = count > 0 ? dli_span(count, e.extent, &lo, &hi) : DL_OK;
   if (!rc)
     rc = dli_bounds_replicate(&old->b, count, lo, hi, &bd);
   if (rc)

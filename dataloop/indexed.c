@@ -147,9 +147,11 @@ int dli_mk_blocks(dli_build *b, dl_count n, dl_count *bls, dl_aint *offs,
 int dli_type_blocks(dl_count count, const dl_count *blocklens, dl_count bl,
                     const void *displs, bool bytes, dl_type *old, dl_type **out)
 {
-  if (!out || !dli_type_valid(old) || count < 0 || bl < 0 ||
-      (count > 0 && !displs))
-    return DL_ERR_ARG;
+  int rc = dli_ctor_args("indexed constructor", count, bl, old, true, out);
+  if (rc)
+    return rc;
+  if (count > 0 && !displs)
+    return dli_fail(DL_ERR_ARG, "indexed constructor: NULL displacements");
   dli_elem e = dli_type_elem(old);
   dli_blocks s = {.n = count, .bls = blocklens, .bl = bl, .displs = displs,
                   .bytes = bytes, .ext = e.extent};
@@ -159,7 +161,7 @@ int dli_type_blocks(dl_count count, const dl_count *blocklens, dl_count bl,
   dli_scan sc;
   dli_bounds bd;
   const dli_loop *root = NULL;
-  int rc = dli_scan_blocks(b, &s, &sc);
+  rc = dli_scan_blocks(b, &s, &sc);
   if (!rc)
     rc = dli_bounds_replicate(&old->b, sc.ncopies, sc.lo, sc.hi, &bd);
   if (!rc && bd.size > 0)

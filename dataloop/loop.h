@@ -211,6 +211,23 @@ DLI_HIDDEN const dli_sig *dli_sig_copies(dli_sig *into, const dli_sig *s,
 /* whether l's data is one dense run in order */
 DLI_HIDDEN bool dli_is_dense(const dli_loop *l);
 
+/* ---- errors (error.c) ---- */
+/* sets this thread's dl_last_error_detail() and returns code */
+DLI_HIDDEN int dli_fail(int code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* a constructor's common checks, each failure with a detail naming call:
+   out, old (when need_old), count, blocklen */
+DLI_HIDDEN int dli_ctor_args(const char *call, dl_count count, dl_count blocklen,
+                             const dl_type *old, bool need_old,
+                             dl_type *const *out);
+/* empties it, for a caller that reports the detail of its next failure */
+DLI_HIDDEN void dli_detail_clear(void);
+/* a NULL buffer means absolute addresses (MPI_BOTTOM): DL_ERR_ARG when
+   (count, t)'s data would then reach below the first page, which is never
+   mapped; DL_OK for any other buffer. O(1), from t's true bounds. */
+DLI_HIDDEN int dli_check_bottom(const void *buf, dl_count count,
+                                const dl_type *t, const char *call);
+
 /* ---- types (type.c) ---- */
 DLI_HIDDEN bool dli_type_valid(const dl_type *t);
 DLI_HIDDEN bool dli_type_committed(const dl_type *t);
@@ -271,6 +288,8 @@ DLI_HIDDEN void dli_jit_request(dl_type *t);
    DL_ERR_UNSUPPORTED without a code generator or when nothing compiles;
    the code generator's entry point */
 DLI_HIDDEN int dli_jit_compile(dl_type *t, int mask);
+/* whether this build has a code generator (jit.c) or not (none.c) */
+DLI_HIDDEN extern const bool dli_jit_built;
 /* DL_TRACE=1: say what the engine decides, on stderr */
 DLI_HIDDEN bool dli_trace(void);
 

@@ -114,7 +114,8 @@ int dl_type_serialize(const dl_type *t, void *buf, size_t size, size_t *needed)
   /* constructors keep trees within the format's depth; the bound is
      checked here too so that a future constructor cannot break it */
   if (t->b.size > 0 && t->loop->depth > DLI_MAX_DEPTH)
-    return DL_ERR_UNSUPPORTED;
+    return dli_fail(DL_ERR_UNSUPPORTED, "type nesting deeper than %d levels",
+                    DLI_MAX_DEPTH);
   struct w w = {NULL, 0};
   put_type(&w, t);
   *needed = w.n;

@@ -100,15 +100,20 @@ int dli_mk_struct(dli_build *b, dl_count n, const dl_count *blocklens,
 int dl_type_struct(dl_count count, const dl_count *blocklens,
                    const dl_aint *displs, dl_type *const *types, dl_type **out)
 {
-  if (!out || count < 0 || (count > 0 && (!blocklens || !displs || !types)))
-    return DL_ERR_ARG;
+  int rc = dli_ctor_args("dl_type_struct", count, 0, NULL, false, out);
+  if (rc)
+    return rc;
+  if (count > 0 && (!blocklens || !displs || !types))
+    return dli_fail(DL_ERR_ARG, "dl_type_struct: NULL array with count %lld",
+                    (long long)count);
   for (dl_count i = 0; i < count; i++)
     if (blocklens[i] < 0 || !dli_type_valid(types[i]))
-      return DL_ERR_ARG;
+      return dli_fail(DL_ERR_ARG, "dl_type_struct: block %lld: negative "
+                      "length or NULL or freed type", (long long)i);
   dli_build *b = dli_build_new();
   dli_bounds *bb = count ? dli_build_alloc(b, (size_t)count * sizeof(dli_bounds)) : NULL;
   dli_elem *el = count ? dli_build_alloc(b, (size_t)count * sizeof(dli_elem)) : NULL;
-  int rc = (!b || (count && (!bb || !el))) ? DL_ERR_NOMEM : DL_OK;
+  rc = (!b || (count && (!bb || !el))) ? DL_ERR_NOMEM : DL_OK;
   for (dl_count i = 0; i < count && !rc; i++) {
     el[i] = dli_type_elem(types[i]);
     dl_aint lo = 0, hi = 0;

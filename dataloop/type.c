@@ -184,9 +184,12 @@ int dli_type_new(const dli_loop *root, const dli_bounds *bounds,
   size_t body = 0, sigb = 0, max = dli_max_type_bytes();
   if (bounds->size > 0) {
     if (root->depth > DLI_MAX_DEPTH)
-      return DL_ERR_UNSUPPORTED;
+      return dli_fail(DL_ERR_UNSUPPORTED, "type nesting deeper than %d levels "
+                      "(this one: %d)", DLI_MAX_DEPTH, (int)root->depth);
+    /* a cap on memory, so the caller's remedy is a memory one: NOMEM */
     if (max <= head || !tree_bytes(root, &body, max - head))
-      return DL_ERR_NOMEM;
+      return dli_fail(DL_ERR_NOMEM, "type description larger than the "
+                      "DL_MAX_TYPE_BYTES limit (%zu bytes)", max);
   }
   /* a signature that does not fit beside the tree is dropped: the type
      then packs natively only */
@@ -296,8 +299,10 @@ int dl_type_retain(dl_type *t)
 
 int dl_type_free(dl_type **t)
 {
-  if (!t || !dli_type_valid(*t) || (*t)->builtin)
-    return DL_ERR_ARG;
+  if (!t || !dli_type_valid(*t))
+    return dli_fail(DL_ERR_ARG, "dl_type_free: NULL or freed type");
+  if ((*t)->builtin)
+    return dli_fail(DL_ERR_ARG, "dl_type_free: a predefined type is never freed");
   dli_type_unref(*t);
   *t = NULL;
   return DL_OK;

@@ -82,16 +82,18 @@ static int make(dl_count count, dl_count bl, dl_aint stride, dl_type *old,
 int dl_type_hvector(dl_count count, dl_count blocklen, dl_aint stride,
                     dl_type *old, dl_type **out)
 {
-  if (!out || !dli_type_valid(old) || count < 0 || blocklen < 0)
-    return DL_ERR_ARG;
+  int rc = dli_ctor_args("dl_type_hvector", count, blocklen, old, true, out);
+  if (rc)
+    return rc;
   return make(count, blocklen, stride, old, out);
 }
 
 int dl_type_vector(dl_count count, dl_count blocklen, dl_count stride,
                    dl_type *old, dl_type **out)
 {
-  if (!out || !dli_type_valid(old) || count < 0 || blocklen < 0)
-    return DL_ERR_ARG;
+  int rc = dli_ctor_args("dl_type_vector", count, blocklen, old, true, out);
+  if (rc)
+    return rc;
   dl_aint bytes;
   if (__builtin_mul_overflow(stride, old->b.ub - old->b.lb, &bytes))
     return DL_ERR_OVERFLOW;

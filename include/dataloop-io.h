@@ -34,7 +34,8 @@ int dl_file_view_create(int fd, dl_aint disp, const dl_type *etype,
    to/from the view's stream from etype `offset` on; *bytes is always set
    (0 on argument errors). DL_ERR_ARG: NULL v, memtype or bytes, count < 0,
    offset < 0, a request that is not whole etypes, a write through a view
-   whose filetype overlaps itself; DL_ERR_NOT_COMMITTED; DL_ERR_OVERFLOW: a
+   whose filetype overlaps itself, a NULL buf whose data would lie below
+   address 4096; DL_ERR_NOT_COMMITTED; DL_ERR_OVERFLOW: a
    size or file offset past 64 bits (nothing touched); DL_ERR_NOMEM;
    DL_ERR_IO (below). */
 int dl_file_write_at(dl_file_view *v, int64_t offset, const void *buf,

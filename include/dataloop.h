@@ -40,6 +40,10 @@ enum { DL_OK = 0, DL_ERR_ARG, DL_ERR_NOMEM, DL_ERR_OVERFLOW, DL_ERR_TRUNCATE,
        DL_ERR_NOT_COMMITTED, DL_ERR_UNSUPPORTED, DL_ERR_CORRUPT, DL_ERR_BOUNDS,
        DL_ERR_IO };
 const char *dl_strerror(int code);
+/* why the last failing call on this thread failed, in one line (thread-local,
+   never NULL, "" when no detail is known); only failures with a known reason
+   set it and a successful call leaves it as it was (see dl_last_error_detail(3)) */
+const char *dl_last_error_detail(void);
 
 /* predefined element types; never freed */
 typedef enum {
@@ -155,7 +159,9 @@ int dl_pack_size(dl_count count, const dl_type *t, size_t *size);
    (outbuf of pack, inbuf of unpack; outsize/insize bytes) may be NULL only
    when its size is 0.
    DL_ERR_ARG: NULL t or position, a count < 0, *position > the packed
-   buffer's size, NULL packed buffer with a size > 0; DL_ERR_NOT_COMMITTED;
+   buffer's size, NULL packed buffer with a size > 0, a NULL user buffer
+   whose data would lie below address 4096 (nothing moved);
+   DL_ERR_NOT_COMMITTED;
    DL_ERR_OVERFLOW: the packed size past SIZE_MAX (*position unchanged);
    DL_ERR_TRUNCATE: fewer bytes left than dl_pack_size; what fits is moved,
    nothing past the packed buffer is touched, and *position is advanced by
@@ -178,7 +184,9 @@ int dl_unpack(const void *inbuf, size_t insize, size_t *position,
    DL_ERR_NOMEM. On error *out = NULL (when out is not NULL).
    Calls on a segment: DL_ERR_ARG: NULL s or last, first > *last, first past
    the stream's end, a NULL buffer or list (with room > 0) for a nonempty
-   range; DL_ERR_BOUNDS: see dl_segment_create_bounded. */
+   range, a NULL segment buffer (MPI_BOTTOM) whose data would lie below
+   address 4096 when moved (offset lists accept it); DL_ERR_BOUNDS: see
+   dl_segment_create_bounded. */
 int dl_segment_create(void *buf, dl_count count, const dl_type *t,
                       dl_segment **out);
 /* outbuf[0] receives stream byte `first`: outbuf holds *last - first

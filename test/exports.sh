@@ -38,7 +38,7 @@ if [ -f "$pre" ]; then
     MPI_Testsome MPI_Request_free MPI_Cancel MPI_Pack_external MPI_Pack_external_c
     MPI_Unpack_external MPI_Unpack_external_c MPI_Pack_external_size
     MPI_Pack_external_size_c MPI_Finalize MPI_Abort MPI_Probe MPI_Iprobe MPI_Mprobe
-    MPI_Improbe MPI_Mrecv MPI_Mrecv_c MPI_Imrecv MPI_Imrecv_c"
+    MPI_Improbe MPI_Mrecv MPI_Mrecv_c MPI_Imrecv MPI_Imrecv_c MPI_Error_class"
   want=$(for f in $intercepted dl_preload_active dl_preload_counts dl_preload_routes \
     dl_preload_route_name; do echo "$f"; done | sort)
   have=$(defined "$pre" | sort)

@@ -1013,7 +1013,28 @@ START_TEST(errors)
   size_t pos = 0, size;
   ck_assert_int_eq(dl_pack_external_size("native", 1, I, &size), DL_ERR_UNSUPPORTED);
   ck_assert_int_eq(dl_pack_external_size("EXTERNAL32", 1, I, &size), DL_ERR_UNSUPPORTED);
+  ck_assert_msg(strstr(dl_last_error_detail(), "\"EXTERNAL32\" is not supported"),
+                "detail: %s", dl_last_error_detail());
   ck_assert_int_eq(dl_pack_external_size(NULL, 1, I, &size), DL_ERR_ARG);
+  ck_assert_str_eq(dl_last_error_detail(), "NULL data representation");
+  /* NULL means absolute addresses: refused where the data would lie in
+     the first page, nothing written */
+  memset(out, 0x55, sizeof(out));
+  ck_assert_int_eq(dl_pack_external(X32, NULL, 1, I, out, 32, &pos), DL_ERR_ARG);
+  ck_assert_ptr_nonnull(strstr(dl_last_error_detail(), "dl_pack_external: NULL buffer"));
+  ck_assert(pos == 0 && out[0] == 0x55);
+  ck_assert_int_eq(dl_unpack_external(X32, out, 32, &pos, NULL, 1, I), DL_ERR_ARG);
+  ck_assert_ptr_nonnull(strstr(dl_last_error_detail(), "dl_unpack_external: NULL buffer"));
+  ck_assert_uint_eq(pos, 0);
+  dl_aint abs_d = (dl_aint)(uintptr_t)in;
+  dl_count one = 1;
+  dl_type *abs_t;
+  ck_assert_int_eq(dl_type_hindexed(1, &one, &abs_d, I, &abs_t), DL_OK);
+  ck_assert_int_eq(dl_type_commit(abs_t), DL_OK);
+  ck_assert_int_eq(dl_pack_external(X32, NULL, 1, abs_t, out, 32, &pos), DL_OK);
+  ck_assert(pos == 4 && memcmp(out, "\0\0\0\1", 4) == 0);
+  dl_type_free(&abs_t);
+  pos = 0;
   ck_assert_int_eq(dl_pack_external_size(X32, -1, I, &size), DL_ERR_ARG);
   ck_assert_int_eq(dl_pack_external_size(X32, 1, NULL, &size), DL_ERR_ARG);
   ck_assert_int_eq(dl_pack_external_size(X32, 1, I, NULL), DL_ERR_ARG);

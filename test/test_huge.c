@@ -339,6 +339,10 @@ START_TEST(type_memory_limit)
     level++;
   }
   ck_assert_int_eq(rc, DL_ERR_NOMEM);
+  /* NOMEM, not ARG: a cap on memory, raised as memory is (the variable) */
+  ck_assert_msg(strstr(dl_last_error_detail(), "DL_MAX_TYPE_BYTES") &&
+                strstr(dl_last_error_detail(), "1048576 bytes"),
+                "detail: %s", dl_last_error_detail());
   ck_assert_int_ge(level, 2);              /* 32 * 32 copies still fit */
   ck_assert_int_le(t->loop_bytes, 1 << 20);
   dl_type_free(&t);

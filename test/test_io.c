@@ -340,6 +340,12 @@ START_TEST(rw_errors)
     bytes = 99;
     DL_OK_(RW(v, 5, NULL, 0, INT32, &bytes));
     ck_assert_uint_eq(bytes, 0);
+    /* NULL means absolute addresses: data in the first page is refused */
+    ck_assert_int_eq(RW(v, 0, NULL, 2, INT32, &bytes), DL_ERR_ARG);
+    ck_assert_ptr_nonnull(strstr(dl_last_error_detail(),
+                                 w ? "dl_file_write_at: NULL buffer"
+                                   : "dl_file_read_at: NULL buffer"));
+    ck_assert_uint_eq(bytes, 0);
 #undef RW
   }
   ck_assert_mem_eq(mem, keep, sizeof(mem));
@@ -347,6 +353,18 @@ START_TEST(rw_errors)
   ck_assert_int_eq(pread(fd, f, 64, 0), 64);
   for (int i = 0; i < 64; i++)
     ck_assert_int_eq(f[i], (unsigned char)(i * 7 + 1));
+  /* NULL with absolute displacements of a real buffer: served */
+  static int32_t abs_mem[2];
+  dl_aint ad = (dl_aint)(uintptr_t)abs_mem;
+  dl_count two = 2;
+  dl_type *at;
+  DL_OK_(dl_type_hindexed(1, &two, &ad, INT32, &at));
+  dcommit(at);
+  DL_OK_(dl_file_read_at(v, 0, NULL, 1, at, &bytes));
+  ck_assert_uint_eq(bytes, 8);
+  ck_assert_mem_eq(abs_mem, f, 4);          /* the view's first int */
+  ck_assert_mem_eq(abs_mem + 1, f + 8, 4);  /* its second, 8 bytes on */
+  dl_type_free(&at);
   dl_file_view_free(&v);
   dl_type_free(&vec);
   dl_type_free(&unc);

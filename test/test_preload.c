@@ -598,6 +598,73 @@ START_TEST(external_standard)
 }
 END_TEST
 
+static void error_string(int code, char *s)
+{
+  int len;
+  ck_assert_int_eq(MPI_Error_string(code, s, &len), MPI_SUCCESS);
+  ck_assert_int_eq((int)strlen(s), len);
+}
+
+/* errors the interposer raises itself: the standard class, and a string
+   naming the MPI call and the reason */
+START_TEST(error_strings)
+{
+  if (!preloaded)
+    return;           /* MPICH packs "native" and crashes on MPI_BOTTOM */
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  char s[MPI_MAX_ERROR_STRING];
+  unsigned char out[64];
+  memset(out, 0x55, sizeof(out));
+  int v = 7;
+  MPI_Aint pos = 0;
+  int rc = MPI_Pack_external("native", &v, 1, MPI_INT, out, 64, &pos);
+  ck_assert_int_eq(cls(rc), MPI_ERR_ARG);
+  error_string(rc, s);
+  ck_assert_msg(strstr(s, "MPI_Pack_external:") && strstr(s, "\"native\"") &&
+                strstr(s, "external32"), "error string: %s", s);
+  ck_assert(pos == 0 && out[0] == 0x55);
+  /* the same error again: the same code, not a new one each time */
+  int rc2 = MPI_Pack_external("native", &v, 1, MPI_INT, out, 64, &pos);
+  ck_assert_int_eq(rc2, rc);
+  MPI_Aint size;
+  rc = MPI_Pack_external_size("big-endian", 1, MPI_INT, &size);
+  ck_assert_int_eq(cls(rc), MPI_ERR_ARG);
+  error_string(rc, s);
+  ck_assert_msg(strstr(s, "MPI_Pack_external_size:") && strstr(s, "\"big-endian\""),
+                "error string: %s", s);
+  /* MPI_BOTTOM with a type whose data lies at relative addresses */
+  int p = 0;
+  rc = MPI_Pack(MPI_BOTTOM, 2, MPI_INT, out, 64, &p, MPI_COMM_WORLD);
+  ck_assert_int_eq(cls(rc), MPI_ERR_BUFFER);
+  ck_assert(p == 0 && out[0] == 0x55);
+  error_string(rc, s);
+  ck_assert_msg(strstr(s, "MPI_Pack:") && strstr(s, "NULL buffer"),
+                "error string: %s", s);
+  pos = 0;
+  rc = MPI_Unpack_external("external32", out, 8, &pos, MPI_BOTTOM, 2, MPI_INT);
+  ck_assert_int_eq(cls(rc), MPI_ERR_BUFFER);
+  error_string(rc, s);
+  ck_assert_msg(strstr(s, "MPI_Unpack_external:") && strstr(s, "NULL buffer"),
+                "error string: %s", s);
+  /* MPI_BOTTOM with absolute addresses still works */
+  static int abs_src[2] = {11, 22};
+  MPI_Aint a;
+  MPI_Get_address(abs_src, &a);
+  MPI_Datatype at;
+  int bl = 2;
+  MPI_OK(MPI_Type_create_hindexed(1, &bl, &a, MPI_INT, &at));
+  MPI_OK(MPI_Type_commit(&at));
+  p = 0;
+  MPI_OK(MPI_Pack(MPI_BOTTOM, 1, at, out, 64, &p, MPI_COMM_WORLD));
+  ck_assert_int_eq(p, 8);
+  ck_assert(memcmp(out, abs_src, 8) == 0);
+  MPI_Type_free(&at);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -618,6 +685,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, unpack_empty_type);
   tcase_add_test(tc, external_random);
   tcase_add_test(tc, external_standard);
+  tcase_add_test(tc, error_strings);
   suite_add_tcase(su, tc);
   SRunner *sr = srunner_create(su);
   srunner_set_fork_status(sr, CK_NOFORK);   /* MPI lives in this process */

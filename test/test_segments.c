@@ -928,6 +928,81 @@ START_TEST(oneshot)
 }
 END_TEST
 
+/* a NULL buffer means absolute addresses (MPI_BOTTOM): refused with a
+   detail when the data would lie in the first page, served otherwise */
+static int32_t abs_data[4] = {10, 11, 12, 13};
+
+START_TEST(null_buffers)
+{
+  dl_type *v, *a;
+  ck_assert_int_eq(dl_type_vector(2, 1, 2, INT32, &v), DL_OK);
+  ck_assert_int_eq(dl_type_commit(v), DL_OK);
+  unsigned char out[16];
+  memset(out, 0x55, sizeof(out));
+  size_t pos = 0;
+  ck_assert_int_eq(dl_pack(NULL, 1, v, out, sizeof(out), &pos), DL_ERR_ARG);
+  ck_assert_msg(strstr(dl_last_error_detail(), "dl_pack: NULL buffer"),
+                "detail: %s", dl_last_error_detail());
+  ck_assert_uint_eq(pos, 0);
+  ck_assert_int_eq(out[0], 0x55);
+  ck_assert_int_eq(dl_unpack(out, sizeof(out), &pos, NULL, 1, v), DL_ERR_ARG);
+  ck_assert_ptr_nonnull(strstr(dl_last_error_detail(), "dl_unpack: NULL buffer"));
+  ck_assert_uint_eq(pos, 0);
+  /* a predefined type from NULL, and nothing to move: count 0 is fine */
+  ck_assert_int_eq(dl_pack(NULL, 2, INT32, out, sizeof(out), &pos), DL_ERR_ARG);
+  ck_assert_int_eq(dl_pack(NULL, 0, v, out, sizeof(out), &pos), DL_OK);
+  /* data below the first page through a negative copy: count 2 of a
+     type whose data sits at the static array and whose extent takes the
+     second copy to address 0 */
+  dl_aint d = (dl_aint)(uintptr_t)abs_data;
+  dl_count two = 2;
+  ck_assert_int_eq(dl_type_hindexed(1, &two, &d, INT32, &a), DL_OK);
+  dl_type *neg;
+  ck_assert_int_eq(dl_type_resized(a, 0, -d, &neg), DL_OK);
+  ck_assert_int_eq(dl_type_commit(neg), DL_OK);
+  ck_assert_int_eq(dl_pack(NULL, 2, neg, out, sizeof(out), &pos), DL_ERR_ARG);
+  ck_assert_ptr_nonnull(strstr(dl_last_error_detail(), "address 0,"));
+  ck_assert_uint_eq(pos, 0);
+  dl_type_free(&neg);
+  /* absolute displacements of a real buffer: served */
+  ck_assert_int_eq(dl_type_commit(a), DL_OK);
+  ck_assert_int_eq(dl_pack(NULL, 1, a, out, sizeof(out), &pos), DL_OK);
+  ck_assert_uint_eq(pos, 8);
+  ck_assert(memcmp(out, abs_data, 8) == 0);
+  int32_t back[2] = {-1, -2};
+  memcpy(out, back, 8);
+  pos = 0;
+  ck_assert_int_eq(dl_unpack(out, 8, &pos, NULL, 1, a), DL_OK);
+  ck_assert(abs_data[0] == -1 && abs_data[1] == -2);
+  abs_data[0] = 10;
+  abs_data[1] = 11;
+  /* segments: creation takes NULL (offset lists relative to 0), moving
+     data is refused or served as above */
+  dl_segment *s;
+  ck_assert_int_eq(dl_segment_create(NULL, 1, v, &s), DL_OK);
+  int64_t offs[2], lens[2];
+  size_t last = 8, n;
+  ck_assert_int_eq(dl_segment_offlen(s, 0, &last, offs, lens, 2, &n), DL_OK);
+  ck_assert(n == 2 && offs[0] == 0 && offs[1] == 8);
+  memset(out, 0x55, sizeof(out));
+  last = 8;
+  ck_assert_int_eq(dl_segment_pack(s, 0, &last, out), DL_ERR_ARG);
+  ck_assert_ptr_nonnull(strstr(dl_last_error_detail(), "dl_segment_pack: NULL buffer"));
+  ck_assert_int_eq(out[0], 0x55);
+  last = 8;
+  ck_assert_int_eq(dl_segment_unpack(s, 0, &last, out), DL_ERR_ARG);
+  ck_assert_ptr_nonnull(strstr(dl_last_error_detail(), "dl_segment_unpack: NULL buffer"));
+  dl_segment_free(&s);
+  ck_assert_int_eq(dl_segment_create(NULL, 1, a, &s), DL_OK);
+  last = 8;
+  ck_assert_int_eq(dl_segment_pack(s, 0, &last, out), DL_OK);
+  ck_assert(last == 8 && memcmp(out, abs_data, 8) == 0);
+  dl_segment_free(&s);
+  dl_type_free(&a);
+  dl_type_free(&v);
+}
+END_TEST
+
 START_TEST(segment_errors)
 {
   dl_type *v;
@@ -1200,6 +1275,7 @@ int main(void)
   tcase_add_test(tc, transposes);
   tcase_add_test(tc, compiled_code_in_the_walker);
   tcase_add_test(tc, oneshot);
+  tcase_add_test(tc, null_buffers);
   tcase_add_test(tc, segment_errors);
   tcase_add_test(tc, bounded);
   tcase_add_test(tc, random_bounds);

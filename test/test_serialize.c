@@ -699,6 +699,8 @@ START_TEST(depth_bombs)
   }
   ck_assert_int_eq(rc, DL_ERR_UNSUPPORTED);
   ck_assert_int_eq(levels, DLI_MAX_DEPTH);
+  ck_assert_msg(strstr(dl_last_error_detail(), "nesting deeper than 64 levels"),
+                "detail: %s", dl_last_error_detail());
   dl_type_commit(t);
   size_t len;
   uint8_t *bytes = ser(t, &len);

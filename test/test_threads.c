@@ -360,6 +360,35 @@ START_TEST(commit_race)
 }
 END_TEST
 
+/* dl_last_error_detail is per thread: a failure in another thread leaves
+   this thread's detail as it was */
+static void *fail_in_thread(void *arg)
+{
+  (void)arg;
+  dl_type *t;
+  int rc = dl_type_contiguous(-5, dl_builtin(DL_INT32), &t);
+  const char *d = dl_last_error_detail();
+  return rc == DL_ERR_ARG && strstr(d, "negative count -5") ? (void *)1 : NULL;
+}
+
+START_TEST(error_detail_per_thread)
+{
+  size_t size;
+  ck_assert_int_eq(dl_pack_external_size("native", 1, dl_builtin(DL_INT32), &size),
+                   DL_ERR_UNSUPPORTED);
+  char mine[256];
+  snprintf(mine, sizeof(mine), "%s", dl_last_error_detail());
+  ck_assert_msg(strstr(mine, "\"native\"") && strstr(mine, "external32"),
+                "detail: %s", mine);
+  pthread_t th;
+  void *theirs;
+  ck_assert_int_eq(pthread_create(&th, NULL, fail_in_thread, NULL), 0);
+  ck_assert_int_eq(pthread_join(th, &theirs), 0);
+  ck_assert_msg(theirs != NULL, "the other thread saw no detail of its own");
+  ck_assert_str_eq(dl_last_error_detail(), mine);
+}
+END_TEST
+
 int main(void)
 {
   const char *e = getenv("DL_TEST_SEED");
@@ -372,6 +401,7 @@ int main(void)
   tcase_add_test(tc, same_types);
   tcase_add_test(tc, create_and_free);
   tcase_add_test(tc, commit_race);
+  tcase_add_test(tc, error_detail_per_thread);
   suite_add_tcase(su, tc);
   SRunner *sr = srunner_create(su);
   srunner_run_all(sr, CK_NORMAL);

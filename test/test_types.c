@@ -528,6 +528,29 @@ START_TEST(errors)
   ck_assert_int_eq(dl_type_struct(2, ok_bl, hd, ty_null, &t), DL_ERR_ARG);
   ck_assert_int_eq(dl_type_contiguous(1, NULL, &t), DL_ERR_ARG);
   ck_assert_int_eq(dl_type_contiguous(1, INT32, NULL), DL_ERR_ARG);
+  ck_assert_str_eq(dl_last_error_detail(), "dl_type_contiguous: NULL output pointer");
+  ck_assert_int_eq(dl_type_vector(-3, 1, 1, INT32, &t), DL_ERR_ARG);
+  ck_assert_str_eq(dl_last_error_detail(), "dl_type_vector: negative count -3");
+  ck_assert_int_eq(dl_type_hvector(1, -2, 1, INT32, &t), DL_ERR_ARG);
+  ck_assert_str_eq(dl_last_error_detail(), "dl_type_hvector: negative block length -2");
+  ck_assert_int_eq(dl_type_indexed(2, d, NULL, INT32, &t), DL_ERR_ARG);
+  ck_assert_ptr_nonnull(strstr(dl_last_error_detail(), "NULL displacements"));
+  ck_assert_int_eq(dl_type_struct(2, ok_bl, hd, ty_null, &t), DL_ERR_ARG);
+  ck_assert_ptr_nonnull(strstr(dl_last_error_detail(), "block 1"));
+  /* a success leaves the detail of the last failure */
+  dl_type *ok;
+  DL_OK_(dl_type_contiguous(2, INT32, &ok));
+  ck_assert_ptr_nonnull(strstr(dl_last_error_detail(), "block 1"));
+  ck_assert_int_eq(dl_type_free(&ok), DL_OK);
+  ck_assert_ptr_nonnull(strstr(dl_last_error_detail(), "block 1"));
+  dl_type *pre = INT32;
+  ck_assert_int_eq(dl_type_free(&pre), DL_ERR_ARG);
+  ck_assert_ptr_nonnull(strstr(dl_last_error_detail(), "predefined"));
+  /* which of its reasons depends on the build: either names itself */
+  ck_assert_int_eq(dl_type_compile(INT32), DL_ERR_UNSUPPORTED);
+  ck_assert_msg(strstr(dl_last_error_detail(), "dl_type_compile: no JIT in this build") ||
+                strstr(dl_last_error_detail(), "dl_type_compile: nothing to compile"),
+                "detail: %s", dl_last_error_detail());
   ck_assert_int_eq(dl_type_resized(NULL, 0, 4, &t), DL_ERR_ARG);
   ck_assert_int_eq(dl_type_dup(INT32, NULL), DL_ERR_ARG);
   ck_assert_int_eq(dl_type_commit(NULL), DL_ERR_ARG);

@@ -346,6 +346,8 @@ static bool verified(LLVMModuleRef m)
   return false;
 }
 
+const bool dli_jit_built = true;
+
 int dli_jit_compile(dl_type *t, int mask)
 {
   if (t->builtin || t->b.size == 0)

@@ -1,6 +1,8 @@
 /* Built without LLVM: no code generator; the interpreter runs everything. */
 #include "../../dataloop/loop.h"
 
+const bool dli_jit_built = false;
+
 int dli_jit_compile(dl_type *t, int mask)
 {
   (void)t;

@@ -51,8 +51,19 @@ void dli_jit_note_use(const dl_type *t, int dir)
 int dl_type_compile(dl_type *t)
 {
   if (!dli_type_valid(t))
-    return DL_ERR_ARG;
+    return dli_fail(DL_ERR_ARG, "dl_type_compile: NULL or freed type");
+  if (!dli_jit_built)
+    return dli_fail(DL_ERR_UNSUPPORTED, "dl_type_compile: no JIT in this "
+                    "build (configured without LLVM)");
   if (t->builtin || t->b.size == 0)
-    return DL_ERR_UNSUPPORTED;
-  return dli_jit_compile(t, 3);
+    return dli_fail(DL_ERR_UNSUPPORTED, "dl_type_compile: nothing to compile "
+                    "in a predefined or empty type");
+  /* the core's own compiles (dli_jit_note_use) leave the detail alone */
+  int rc = dli_jit_compile(t, 3);
+  if (rc == DL_ERR_UNSUPPORTED)
+    return dli_fail(rc, "dl_type_compile: no code generated (the JIT could "
+                    "not start, or none of the type's loops is compiled)");
+  if (rc == DL_ERR_NOMEM)
+    return dli_fail(rc, "dl_type_compile: out of memory generating code");
+  return rc;
 }

@@ -47,7 +47,11 @@ static int setup(dli_req *r, dl_file_view *v, int64_t offset, const void *buf,
     return DL_ERR_ARG;     /* MPI-IO: no overlapping filetype for writing */
   if (!dli_io_committed(mt))
     return DL_ERR_NOT_COMMITTED;
-  int rc = place(r, offset, count, mt);
+  int rc = dli_check_bottom(buf, count, mt,
+                            write ? "dl_file_write_at" : "dl_file_read_at");
+  if (rc)
+    return rc;
+  rc = place(r, offset, count, mt);
   if (rc || r->n == 0)
     return rc;
   if (r->n % (size_t)v->esize != 0)

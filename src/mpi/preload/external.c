@@ -10,29 +10,33 @@
 #include <string.h>
 #include "preload.h"
 
-static int fail(int code)
+/* MPI_SUCCESS, DLP_PASS, or an error already raised; errors name call */
+static int judge(const char *call, const char *datarep, const void *buf,
+                 MPI_Count count, MPI_Datatype dt, dlp_data *d)
 {
-  return dlp_raise(MPI_COMM_SELF, code);
-}
-
-/* MPI_SUCCESS, DLP_PASS, or an error already raised */
-static int judge(const char *datarep, const void *buf, MPI_Count count,
-                 MPI_Datatype dt, dlp_data *d)
-{
+  dlp_detail_clear();
   int rc = dlp_data_get(buf, count, dt, d);
   if (rc)
-    return rc == DLP_PASS ? rc : fail(rc);
-  if (!datarep || strcmp(datarep, "external32") != 0)
-    return fail(MPI_ERR_ARG);
+    return rc == DLP_PASS ? rc : dlp_raise_dl(MPI_COMM_SELF, call, rc, DL_OK);
+  if (!datarep)
+    return dlp_raise_msg(MPI_COMM_SELF, MPI_ERR_ARG,
+                         "%s: NULL data representation", call);
+  if (strcmp(datarep, "external32") != 0)
+    return dlp_raise_msg(MPI_COMM_SELF, MPI_ERR_ARG, "%s: data representation "
+                         "\"%.64s\" is not supported (only \"external32\")",
+                         call, datarep);
   return MPI_SUCCESS;
 }
 
-static int outcome(int dlrc)
+static int outcome(const char *call, int dlrc)
 {
-  return dlrc == DL_OK ? MPI_SUCCESS : fail(dlp_class_of(dlrc));
+  /* the arguments were judged: DL_ERR_ARG is a NULL (MPI_BOTTOM) buffer
+     whose data would lie in the first page */
+  int cls = dlrc == DL_ERR_ARG ? MPI_ERR_BUFFER : dlp_class_of(dlrc);
+  return dlrc == DL_OK ? MPI_SUCCESS : dlp_raise_dl(MPI_COMM_SELF, call, cls, dlrc);
 }
 
-static int pack_ext(const char *datarep, const void *in, MPI_Count incount,
+static int pack_ext(const char *call, const char *datarep, const void *in, MPI_Count incount,
                     MPI_Datatype dt, void *out, MPI_Count outsize,
                     MPI_Count *position)
 {
@@ -40,17 +44,17 @@ static int pack_ext(const char *datarep, const void *in, MPI_Count incount,
       (!out && outsize > 0))
     return DLP_PASS;
   dlp_data d;
-  int rc = judge(datarep, in, incount, dt, &d);
+  int rc = judge(call, datarep, in, incount, dt, &d);
   if (rc)
     return rc;
   dlp_count(DLP_N_PACK);
   size_t pos = (size_t)*position;
   rc = dl_pack_external(datarep, in, incount, d.t, out, (size_t)outsize, &pos);
   *position = (MPI_Count)pos;
-  return outcome(rc);
+  return outcome(call, rc);
 }
 
-static int unpack_ext(const char *datarep, const void *in, MPI_Count insize,
+static int unpack_ext(const char *call, const char *datarep, const void *in, MPI_Count insize,
                       MPI_Count *position, void *out, MPI_Count outcount,
                       MPI_Datatype dt)
 {
@@ -58,30 +62,30 @@ static int unpack_ext(const char *datarep, const void *in, MPI_Count insize,
       (!in && insize > 0))
     return DLP_PASS;
   dlp_data d;
-  int rc = judge(datarep, out, outcount, dt, &d);
+  int rc = judge(call, datarep, out, outcount, dt, &d);
   if (rc)
     return rc;
   dlp_count(DLP_N_UNPACK);
   size_t pos = (size_t)*position;
   rc = dl_unpack_external(datarep, in, (size_t)insize, &pos, out, outcount, d.t);
   *position = (MPI_Count)pos;
-  return outcome(rc);
+  return outcome(call, rc);
 }
 
-static int size_ext(const char *datarep, MPI_Count count, MPI_Datatype dt,
+static int size_ext(const char *call, const char *datarep, MPI_Count count, MPI_Datatype dt,
                     MPI_Count *size)
 {
   if (!size)
     return DLP_PASS;
   dlp_data d;
-  int rc = judge(datarep, NULL, count, dt, &d);
+  int rc = judge(call, datarep, NULL, count, dt, &d);
   if (rc)
     return rc;
   size_t n;
   rc = dl_pack_external_size(datarep, count, d.t, &n);
   if (rc == DL_OK)
     *size = (MPI_Count)n;
-  return outcome(rc);
+  return outcome(call, rc);
 }
 
 int MPI_Pack_external(const char *datarep, const void *inbuf, int incount,
@@ -89,8 +93,8 @@ int MPI_Pack_external(const char *datarep, const void *inbuf, int incount,
                       MPI_Aint *position)
 {
   MPI_Count pos = position ? *position : 0;
-  int rc = pack_ext(datarep, inbuf, incount, datatype, outbuf, outsize,
-                    position ? &pos : NULL);
+  int rc = pack_ext("MPI_Pack_external", datarep, inbuf, incount, datatype,
+                    outbuf, outsize, position ? &pos : NULL);
   if (rc == DLP_PASS)
     return PMPI_Pack_external(datarep, inbuf, incount, datatype, outbuf, outsize,
                               position);
@@ -102,7 +106,8 @@ int MPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incoun
                         MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
                         MPI_Count *position)
 {
-  int rc = pack_ext(datarep, inbuf, incount, datatype, outbuf, outsize, position);
+  int rc = pack_ext("MPI_Pack_external_c", datarep, inbuf, incount, datatype,
+                    outbuf, outsize, position);
   if (rc == DLP_PASS)
     return PMPI_Pack_external_c(datarep, inbuf, incount, datatype, outbuf, outsize,
                                 position);
@@ -114,8 +119,8 @@ int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize
                         MPI_Datatype datatype)
 {
   MPI_Count pos = position ? *position : 0;
-  int rc = unpack_ext(datarep, inbuf, insize, position ? &pos : NULL, outbuf,
-                      outcount, datatype);
+  int rc = unpack_ext("MPI_Unpack_external", datarep, inbuf, insize,
+                      position ? &pos : NULL, outbuf, outcount, datatype);
   if (rc == DLP_PASS)
     return PMPI_Unpack_external(datarep, inbuf, insize, position, outbuf, outcount,
                                 datatype);
@@ -127,7 +132,8 @@ int MPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count ins
                           MPI_Count *position, void *outbuf, MPI_Count outcount,
                           MPI_Datatype datatype)
 {
-  int rc = unpack_ext(datarep, inbuf, insize, position, outbuf, outcount, datatype);
+  int rc = unpack_ext("MPI_Unpack_external_c", datarep, inbuf, insize, position,
+                      outbuf, outcount, datatype);
   if (rc == DLP_PASS)
     return PMPI_Unpack_external_c(datarep, inbuf, insize, position, outbuf,
                                   outcount, datatype);
@@ -138,7 +144,8 @@ int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype dataty
                            MPI_Aint *size)
 {
   MPI_Count n = 0;
-  int rc = size ? size_ext(datarep, incount, datatype, &n) : DLP_PASS;
+  int rc = size ? size_ext("MPI_Pack_external_size", datarep, incount, datatype, &n)
+                : DLP_PASS;
   if (rc == DLP_PASS)
     return PMPI_Pack_external_size(datarep, incount, datatype, size);
   if (rc == MPI_SUCCESS)
@@ -149,7 +156,7 @@ int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype dataty
 int MPI_Pack_external_size_c(const char *datarep, MPI_Count incount,
                              MPI_Datatype datatype, MPI_Count *size)
 {
-  int rc = size_ext(datarep, incount, datatype, size);
+  int rc = size_ext("MPI_Pack_external_size_c", datarep, incount, datatype, size);
   if (rc == DLP_PASS)
     return PMPI_Pack_external_size_c(datarep, incount, datatype, size);
   return rc;

@@ -83,6 +83,17 @@ DLI_HIDDEN void dlp_stats_write(void);
 /* an error the interposer detected, through comm's error handler (which
    may abort, as MPICH's own errors would); returns code */
 DLI_HIDDEN int dlp_raise(MPI_Comm comm, int code);
+/* the same with an error code of class cls whose MPI_Error_string is the
+   formatted message (which should start with the MPI call's name) */
+DLI_HIDDEN int dlp_raise_msg(MPI_Comm comm, int cls, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* a dataloop failure dlrc of class cls in call: the message is the call's
+   name and dl_last_error_detail() (clear it before the dataloop calls),
+   or dl_strerror(dlrc) when there is no detail */
+DLI_HIDDEN int dlp_raise_dl(MPI_Comm comm, const char *call, int cls, int dlrc);
+/* empties this thread's dl_last_error_detail() before dataloop calls whose
+   failure dlp_raise_dl reports */
+DLI_HIDDEN void dlp_detail_clear(void);
 /* the MPI error class for a DL_ERR_* code */
 DLI_HIDDEN int dlp_class_of(int dlrc);
 DLI_HIDDEN int dlp_class(int code);   /* MPI_Error_class, never failing */

@@ -55,7 +55,7 @@ int main(void)
   }
 
   /* the pieces' start offsets, shuffled (Fisher-Yates, fixed seed) */
-  size_t n = (size + PIECE - 1) / PIECE, order[sizeof(oneshot)];
+  size_t n = (size + PIECE - 1) / PIECE, order[sizeof(oneshot) / PIECE + 1];
   for (size_t i = 0; i < n; i++)
     order[i] = i * PIECE;
   srand(21);

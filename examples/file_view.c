@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-enum { HDR = 4, DATA = 2, PERIOD = 5, N = 20, FILE_INTS = HDR + N / DATA * PERIOD };
+enum { HDR = 4, DATA = 2, PERIOD = 5, N = 20 };
+enum { FILE_INTS = HDR + N / DATA * PERIOD };   /* the header, N/DATA periods */
 
 #define TRY(call)                                                        \
   do {                                                                   \
@@ -31,7 +32,8 @@ int main(void)
 {
   const char *dir = getenv("TMPDIR");
   char path[4096];
-  snprintf(path, sizeof(path), "%s/dl-file-view-XXXXXX", dir && *dir ? dir : "/tmp");
+  snprintf(path, sizeof(path), "%s/dl-file-view-XXXXXX",
+           dir && *dir ? dir : "/tmp");
   int fd = mkstemp(path), status = 1;
   if (fd < 0) {
     perror(path);

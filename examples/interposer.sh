@@ -9,13 +9,17 @@ lib=$b/.libs/libdataloop-mpi-preload.so
 [ -x "$prog" ] || { echo "$prog not built" >&2; exit 1; }
 
 echo "== plain MPICH"
-out=$(timeout 120 "$MPIEXEC" -n 2 "$prog") || { echo "$out"; echo "FAILED: plain run" >&2; exit 1; }
+out=$(timeout 120 "$MPIEXEC" -n 2 "$prog") ||
+  { echo "$out"; echo "FAILED: plain run" >&2; exit 1; }
 echo "$out"
 n=$(printf '%s\n' "$out" | grep -c 'column ok; no interposer loaded')
-[ "$n" -eq 2 ] || { echo "FAILED: the plain run did not report 2 ranks without the interposer" >&2; exit 1; }
+[ "$n" -eq 2 ] ||
+  { echo "FAILED: the plain run did not report 2 ranks without it" >&2; exit 1; }
 
 # the interposer exists only as a shared object
-[ -f "$lib" ] || { echo "no $lib (--disable-shared?): preloaded run not made" >&2; exit 77; }
+[ -f "$lib" ] ||
+  { echo "no $lib (--disable-shared?): preloaded run not made" >&2; exit 77; }
 echo "== preloaded: $lib"
-timeout 120 "$MPIEXEC" -n 2 -genv LD_PRELOAD "$lib" "$prog" --require-interposer ||
+timeout 120 "$MPIEXEC" -n 2 -genv LD_PRELOAD "$lib" "$prog" \
+  --require-interposer ||
   { echo "FAILED: preloaded run" >&2; exit 1; }

@@ -1,13 +1,15 @@
 /* dataloop-bench: manual loops, dataloop and MPICH side by side.
  *
  *   dataloop-bench [--quick | --full] [--unpack] [--filter NAME] [--out DIR]
+ *   (--help explains each option)
  *
  * For every test: build the types (timed), pack with all three, require the
  * same bytes, unpack each stream back and require the same memory, then
  * time repeated batches, interleaving the engines, and report the median
  * and min-max spread of the rate. Results go to stdout as a table and to
- * DIR (default bench/results) as CSV and JSON. */
+ * DIR (default ./dataloop-results) as CSV and JSON. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 
 typedef struct opts {
   bool full, unpack;
+  bool jit;              /* the library compiles (built --with-llvm) */
   const char *filter, *out;
   double batch_s;        /* minimum time of one timed batch */
   int batches;           /* timed batches per engine */
@@ -161,7 +164,9 @@ static void run_engine(void *ctx, int eng, bool unpack, char *buf)
 static void measure(const opts *o, btest *t, bool unpack, char *buf, stat3 *st)
 {
   double med[NENG], lo[NENG], hi[NENG];
-  bench_measure(NENG, run_engine, t, unpack, buf, t->packed, o->batch_s,
+  bool skip[NENG] = {false};
+  skip[E_JIT] = skip[E_JIT_CHUNKED] = !o->jit;
+  bench_measure(NENG, skip, run_engine, t, unpack, buf, t->packed, o->batch_s,
                 o->batches, med, lo, hi);
   for (int e = 0; e < NENG; e++)
     st[e] = (stat3){med[e], lo[e], hi[e]};
@@ -202,20 +207,51 @@ static void print_header(const opts *o)
          "type+commit, compile");
 }
 
+/* v in a column of width w with prec decimals; "-" for no number (a JIT
+   column without a JIT) */
+static const char *num(char *b, int w, int prec, double v)
+{
+  if (isfinite(v) && v >= 0)
+    snprintf(b, 24, "%*.*f", w, prec, v);
+  else
+    snprintf(b, 24, "%*s", w, "-");
+  return b;
+}
+
 static void print_row(const result *r, const stat3 *s, const char *dir)
 {
-  char label[80];
+  char label[80], b[5][24];
   snprintf(label, sizeof(label), "%s%s", r->name, dir);
   double spread = 100.0 * (s[E_DL].hi - s[E_DL].lo) / 2 / s[E_DL].med;
-  printf("%-24s %7.2f %8.2f | %7.0f %7.0f %5.1f %7.0f %7.0f %7.0f %7.0f %7.0f | "
-         "%6.2f %6.2f %6.2f %6.2f %6.2f %6.2f | %7.2f %7.2f %6.2f\n",
+  printf("%-24s %7.2f %8.2f | %7.0f %7.0f %5.1f %7.0f %s %s %7.0f %7.0f | "
+         "%6.2f %6.2f %6.2f %6.2f %s %s | %7.2f %7.2f %s\n",
          label, r->packed / 1048576.0, r->extent / 1048576.0, s[E_MANUAL].med,
-         s[E_DL].med, spread, s[E_CHUNKED].med, s[E_JIT].med, s[E_JIT_CHUNKED].med,
-         s[E_MPICH].med, s[E_MEMCPY].med, s[E_DL].med / s[E_MANUAL].med,
-         s[E_DL].med / s[E_MPICH].med, s[E_CHUNKED].med / s[E_DL].med,
-         s[E_DL].med / s[E_MEMCPY].med, s[E_JIT].med / s[E_MANUAL].med,
-         s[E_JIT_CHUNKED].med / s[E_JIT].med, r->build_dl_us, r->build_mpi_us, r->jit_ms);
+         s[E_DL].med, spread, s[E_CHUNKED].med, num(b[0], 7, 0, s[E_JIT].med),
+         num(b[1], 7, 0, s[E_JIT_CHUNKED].med), s[E_MPICH].med, s[E_MEMCPY].med,
+         s[E_DL].med / s[E_MANUAL].med, s[E_DL].med / s[E_MPICH].med,
+         s[E_CHUNKED].med / s[E_DL].med, s[E_DL].med / s[E_MEMCPY].med,
+         num(b[2], 6, 2, s[E_JIT].med / s[E_MANUAL].med),
+         num(b[3], 6, 2, s[E_JIT_CHUNKED].med / s[E_JIT].med), r->build_dl_us,
+         r->build_mpi_us, num(b[4], 6, 2, r->jit_ms));
   fflush(stdout);
+}
+
+/* a CSV field: empty for no number */
+static void csv_num(FILE *f, const char *fmt, double v)
+{
+  if (isfinite(v) && v >= 0)
+    fprintf(f, fmt, v);
+  else
+    fputc(',', f);
+}
+
+/* a JSON number: null for none */
+static void json_num(FILE *f, const char *fmt, double v)
+{
+  if (isfinite(v) && v >= 0)
+    fprintf(f, fmt, v);
+  else
+    fputs("null", f);
 }
 
 static bool run_test(const opts *o, const bentry *e, result *r)
@@ -382,17 +418,12 @@ static void payback_summary(const opts *o, const result *rs, int n)
   }
 }
 
-static void write_files(const opts *o, const result *rs, int n, double mc_big,
+static bool write_files(const opts *o, const result *rs, int n, double mc_big,
                         double mc_cache, const double lat[4], double jit_start_ms)
 {
-  mkdir(o->out, 0755);
-  char path[512];
-  snprintf(path, sizeof(path), "%s/results.csv", o->out);
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
-    return;
-  }
+  char path[4200];
+  bench_file csv, json, dat;
+  FILE *f = bench_file_open(&csv);
   fprintf(f, "test,group,direction,packed_bytes,extent_bytes");
   for (int e = 0; e < NENG; e++)
     fprintf(f, ",%s_mbs,%s_min,%s_max", eng_names[e], eng_names[e], eng_names[e]);
@@ -403,64 +434,94 @@ static void write_files(const opts *o, const result *rs, int n, double mc_big,
       const stat3 *s = dir ? rs[i].unpack : rs[i].pack;
       fprintf(f, "\"%s\",%s,%s,%zu,%zu", rs[i].name, rs[i].group,
               dir ? "unpack" : "pack", rs[i].packed, rs[i].extent);
-      for (int e = 0; e < NENG; e++)
-        fprintf(f, ",%.1f,%.1f,%.1f", s[e].med, s[e].lo, s[e].hi);
-      fprintf(f, ",%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", s[E_DL].med / s[E_MANUAL].med,
-              s[E_DL].med / s[E_MPICH].med, s[E_JIT].med / s[E_MANUAL].med,
-              rs[i].build_dl_us, rs[i].build_mpi_us, rs[i].jit_ms);
+      for (int e = 0; e < NENG; e++) {
+        csv_num(f, ",%.1f", s[e].med);
+        csv_num(f, ",%.1f", s[e].lo);
+        csv_num(f, ",%.1f", s[e].hi);
+      }
+      fprintf(f, ",%.3f,%.3f", s[E_DL].med / s[E_MANUAL].med, s[E_DL].med / s[E_MPICH].med);
+      csv_num(f, ",%.3f", s[E_JIT].med / s[E_MANUAL].med);
+      fprintf(f, ",%.3f,%.3f", rs[i].build_dl_us, rs[i].build_mpi_us);
+      csv_num(f, ",%.3f", rs[i].jit_ms);
+      fputc('\n', f);
     }
-  fclose(f);
-  snprintf(path, sizeof(path), "%s/results.json", o->out);
-  f = fopen(path, "w");
-  if (!f)
-    return;
-  fprintf(f, "{\n  \"mode\": \"%s\",\n  \"memcpy_mbs\": {\"large\": %.1f, \"cache\": %.1f},\n",
-          o->full ? "full" : "quick", mc_big, mc_cache);
-  fprintf(f, "  \"jit_start_ms\": %.3f,\n", jit_start_ms);
-  fprintf(f, "  \"latency_ns\": {\"struct64_dataloop\": %.1f, \"struct64_mpich\": %.1f, "
+  f = bench_file_open(&json);
+  fprintf(f, "{\n  \"mode\": \"%s\",\n  \"jit\": %s,\n"
+          "  \"memcpy_mbs\": {\"large\": %.1f, \"cache\": %.1f},\n",
+          o->full ? "full" : "quick", o->jit ? "true" : "false", mc_big, mc_cache);
+  fprintf(f, "  \"jit_start_ms\": ");
+  json_num(f, "%.3f", jit_start_ms);
+  fprintf(f, ",\n  \"latency_ns\": {\"struct64_dataloop\": %.1f, \"struct64_mpich\": %.1f, "
           "\"vector3_dataloop\": %.1f, \"vector3_mpich\": %.1f},\n  \"tests\": [\n",
           lat[0], lat[1], lat[2], lat[3]);
   for (int i = 0; i < n; i++) {
     fprintf(f, "    {\"test\": \"%s\", \"group\": \"%s\", \"packed_bytes\": %zu, "
             "\"extent_bytes\": %zu, \"build_dl_us\": %.3f, \"build_mpich_us\": %.3f, "
-            "\"jit_ms\": %.3f", rs[i].name, rs[i].group, rs[i].packed, rs[i].extent,
-            rs[i].build_dl_us, rs[i].build_mpi_us, rs[i].jit_ms);
+            "\"jit_ms\": ", rs[i].name, rs[i].group, rs[i].packed, rs[i].extent,
+            rs[i].build_dl_us, rs[i].build_mpi_us);
+    json_num(f, "%.3f", rs[i].jit_ms);
     for (int dir = 0; dir < (o->unpack ? 2 : 1); dir++) {
       const stat3 *s = dir ? rs[i].unpack : rs[i].pack;
       fprintf(f, ", \"%s\": {", dir ? "unpack" : "pack");
-      for (int e = 0; e < NENG; e++)
-        fprintf(f, "%s\"%s\": {\"median\": %.1f, \"min\": %.1f, \"max\": %.1f}",
-                e ? ", " : "", eng_names[e], s[e].med, s[e].lo, s[e].hi);
+      for (int e = 0; e < NENG; e++) {
+        fprintf(f, "%s\"%s\": {\"median\": ", e ? ", " : "", eng_names[e]);
+        json_num(f, "%.1f", s[e].med);
+        fprintf(f, ", \"min\": ");
+        json_num(f, "%.1f", s[e].lo);
+        fprintf(f, ", \"max\": ");
+        json_num(f, "%.1f", s[e].hi);
+        fprintf(f, "}");
+      }
       fprintf(f, "}");
     }
     fprintf(f, "}%s\n", i + 1 < n ? "," : "");
   }
   fprintf(f, "  ]\n}\n");
-  fclose(f);
   /* data for the plot: ratios per test */
-  snprintf(path, sizeof(path), "%s/ratios.dat", o->out);
-  f = fopen(path, "w");
-  if (!f)
-    return;
+  f = bench_file_open(&dat);
   fprintf(f, "# test dl/manual dl/mpich\n");
   for (int i = 0; i < n; i++)
     fprintf(f, "\"%s\" %.3f %.3f\n", rs[i].name, rs[i].pack[E_DL].med /
             rs[i].pack[E_MANUAL].med, rs[i].pack[E_DL].med / rs[i].pack[E_MPICH].med);
-  fclose(f);
+  bool ok = true;
+  snprintf(path, sizeof(path), "%s/results.csv", o->out);
+  ok &= bench_file_commit("dataloop-bench", &csv, path);
+  snprintf(path, sizeof(path), "%s/results.json", o->out);
+  ok &= bench_file_commit("dataloop-bench", &json, path);
+  snprintf(path, sizeof(path), "%s/ratios.dat", o->out);
+  ok &= bench_file_commit("dataloop-bench", &dat, path);
+  return ok;
 }
 
-static void usage(void)
+static void usage(FILE *to, int code)
 {
-  fprintf(stderr, "usage: dataloop-bench [--quick|--full] [--unpack] "
-                  "[--filter NAME] [--out DIR]\n");
-  exit(2);
+  fprintf(to,
+    "usage: dataloop-bench [--quick | --full] [--unpack] [--filter NAME] [--out DIR]\n"
+    "Packs the synthetic and application tests with hand-written loops,\n"
+    "dataloop (interpreted and compiled, whole and in 64 KiB chunks) and MPICH,\n"
+    "checks that all produce the same bytes, and times them.\n"
+    "  --quick        short batches (9 of >= 10 ms per engine); the default\n"
+    "  --full         long batches (21 of >= 40 ms), unpacking too\n"
+    "  --unpack       time unpacking as well as packing\n"
+    "  --filter NAME  only the tests whose name contains NAME (any case);\n"
+    "                 none matching is an error\n"
+    "  --out DIR      write results.csv, results.json and ratios.dat (for\n"
+    "                 plot.gp) to DIR, made with its parents; default\n"
+    "                 ./" BENCH_OUT_DEFAULT " (in the working directory)\n"
+    "  -h, --help     this text\n"
+    "Without a JIT (built without --with-llvm) the dl-jit and jit-64K columns\n"
+    "show - and their CSV fields are empty. Exit status: 0 when every test\n"
+    "checked and every file was written, 1 otherwise, 2 for a bad option.\n");
+  exit(code);
 }
 
 int main(int argc, char **argv)
 {
-  opts o = {.out = "bench/results", .batch_s = 0.01, .batches = 9, .builds = 9};
+  opts o = {.out = BENCH_OUT_DEFAULT, .batch_s = 0.01, .batches = 9, .builds = 9};
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--full")) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage(stdout, 0);
+    } else if (!strcmp(argv[i], "--full")) {
       o.full = o.unpack = true;
       o.batch_s = 0.04;
       o.batches = 21;
@@ -474,9 +535,18 @@ int main(int argc, char **argv)
     } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
       o.out = argv[++i];
     } else {
-      usage();
+      usage(stderr, 2);
     }
   }
+  const bentry *groups[2] = {bench_synthetic, bench_apps};
+  const char *names[128];
+  int nn = 0;
+  for (int g = 0; g < 2; g++)
+    for (const bentry *e = groups[g]; e->name && nn < 128; e++)
+      names[nn++] = e->name;
+  if (!bench_count_matches("dataloop-bench", names, nn, o.filter) ||
+      !bench_out_dir("dataloop-bench", o.out))
+    return 1;
   /* the dataloop columns interpret; the dl-jit columns compile explicitly */
   setenv("DL_JIT", "0", 1);
   MPI_Init(&argc, &argv);
@@ -504,12 +574,13 @@ int main(int argc, char **argv)
   int wrc = dl_type_compile(warm);
   double jit_start_ms = wrc == DL_OK ? (bench_now() - w0) * 1e3 : -1;
   dl_type_free(&warm);
-  if (wrc == DL_OK)
+  o.jit = wrc == DL_OK;
+  if (o.jit)
     printf("JIT start-up and a first 3-block compile: %.2f ms\n", jit_start_ms);
   else
-    printf("JIT: not available (%s)\n", dl_strerror(wrc));
+    printf("JIT: not available (%s): the dl-jit and jit-64K columns show -\n",
+           dl_strerror(wrc));
 
-  const bentry *groups[2] = {bench_synthetic, bench_apps};
   result *rs = calloc(128, sizeof(result));
   int n = 0, failed = 0;
   print_header(&o);
@@ -530,9 +601,10 @@ int main(int argc, char **argv)
     }
   compile_summary(rs, n);
   payback_summary(&o, rs, n);
-  write_files(&o, rs, n, mc_big, mc_cache, lat, jit_start_ms);
-  printf("\nresults: %s/results.csv, %s/results.json\n", o.out, o.out);
+  bool written = write_files(&o, rs, n, mc_big, mc_cache, lat, jit_start_ms);
+  if (written)
+    printf("\nresults: %s/results.csv, %s/results.json\n", o.out, o.out);
   free(rs);
   MPI_Finalize();
-  return failed ? 1 : 0;
+  return failed || !written ? 1 : 0;
 }

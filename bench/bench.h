@@ -7,6 +7,7 @@
 #include <mpi.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "dataloop.h"
 
 /* parameters a test's manual loops read */
@@ -64,9 +65,11 @@ bool bench_make(const bentry *e, btest *t);
 void bench_free(btest *t);
 /* Timed batches of engines 0..neng-1, interleaved: run(ctx, engine,
    unpack, buf) once is one operation over `bytes` bytes; each batch repeats
-   it for at least batch_s seconds. MB/s per engine: median, min, max. */
+   it for at least batch_s seconds. MB/s per engine: median, min, max;
+   engines with skip[e] (skip may be NULL) are not run and get NAN. */
 typedef void (*bench_run_fn)(void *ctx, int eng, bool unpack, char *buf);
-void bench_measure(int neng, bench_run_fn run, void *ctx, bool unpack, char *buf,
+void bench_measure(int neng, const bool *skip, bench_run_fn run, void *ctx,
+                   bool unpack, char *buf,
                    size_t bytes, double batch_s, int batches, double *med,
                    double *lo, double *hi);
 int bench_cmp_double(const void *x, const void *y);   /* for qsort */
@@ -76,6 +79,33 @@ bool bench_matches(const char *name, const char *filter);
    other (*peer); false, with a message naming prog and MPI finalized,
    for any other size */
 bool bench_two_ranks(int *argc, char ***argv, const char *prog, int *rank, int *peer);
+/* the output folder when --out is not given: relative to the working
+   directory, so an installed tool writes where it is run */
+#define BENCH_OUT_DEFAULT "dataloop-results"
+/* makes dir and its parents and checks that a file can be created there;
+   false, with a message naming prog, otherwise */
+bool bench_out_dir(const char *prog, const char *dir);
+/* the same for the folder holding the file path */
+bool bench_out_parent(const char *prog, const char *path);
+/* An output file is gathered in memory and written out whole when the run
+   is over: an interrupted or failed run leaves no partial file. */
+typedef struct bench_file {
+  FILE *f;          /* write here */
+  char *buf;
+  size_t len;
+} bench_file;
+/* f's stream; exits on failure (out of memory) */
+FILE *bench_file_open(bench_file *bf);
+/* writes what bf holds to a temporary file in path's folder and renames it
+   to path; false, with a message naming prog and nothing left behind,
+   when any step fails. bf is released either way. */
+bool bench_file_commit(const char *prog, bench_file *bf, const char *path);
+/* releases bf without writing anything */
+void bench_file_drop(bench_file *bf);
+/* how many of the tests named names[0..] (NULL-terminated, or n of them
+   when n >= 0) match filter; none: a message naming prog */
+int bench_count_matches(const char *prog, const char *const *names, int n,
+                        const char *filter);
 /* times construction + commit: call before and after building a type */
 #define BENCH_BUILD(t, field, stmt)                \
   do {                                             \

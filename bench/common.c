@@ -1,10 +1,15 @@
 /* What the benchmarks share: the clock, timed batches, test memory,
  * building and freeing a test from its entry. */
 #include <ctype.h>
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include "bench.h"
 
 bool bench_types_only;
@@ -77,7 +82,8 @@ static long calibrate(int eng, bench_run_fn run, void *ctx, bool unpack, char *b
   }
 }
 
-void bench_measure(int neng, bench_run_fn run, void *ctx, bool unpack, char *buf,
+void bench_measure(int neng, const bool *skip, bench_run_fn run, void *ctx,
+                   bool unpack, char *buf,
                    size_t bytes, double batch_s, int batches, double *med,
                    double *lo, double *hi)
 {
@@ -86,10 +92,12 @@ void bench_measure(int neng, bench_run_fn run, void *ctx, bool unpack, char *buf
   if (!iters || !rates)
     exit(1);
   for (int e = 0; e < neng; e++)
-    iters[e] = calibrate(e, run, ctx, unpack, buf, batch_s);
+    iters[e] = skip && skip[e] ? 0 : calibrate(e, run, ctx, unpack, buf, batch_s);
   /* batches interleaved across engines, so drift hits all alike */
   for (int b = 0; b < batches; b++)
     for (int e = 0; e < neng; e++) {
+      if (!iters[e])
+        continue;
       double t0 = bench_now();
       for (long i = 0; i < iters[e]; i++)
         run(ctx, e, unpack, buf);
@@ -97,6 +105,10 @@ void bench_measure(int neng, bench_run_fn run, void *ctx, bool unpack, char *buf
       rates[e * batches + b] = (double)bytes / per / 1e6;
     }
   for (int e = 0; e < neng; e++) {
+    if (!iters[e]) {
+      med[e] = lo[e] = hi[e] = NAN;
+      continue;
+    }
     double *r = rates + e * batches;
     qsort(r, (size_t)batches, sizeof(double), bench_cmp_double);
     med[e] = r[batches / 2];
@@ -136,4 +148,123 @@ bool bench_two_ranks(int *argc, char ***argv, const char *prog, int *rank, int *
   }
   *peer = 1 - *rank;
   return true;
+}
+
+bool bench_out_dir(const char *prog, const char *dir)
+{
+  char d[4096];
+  if (snprintf(d, sizeof(d), "%s", dir) >= (int)sizeof(d) || !*d) {
+    fprintf(stderr, "%s: bad output folder '%s'\n", prog, dir);
+    return false;
+  }
+  for (char *p = d + 1;; p++)
+    if (*p == '/' || !*p) {
+      char c = *p;
+      *p = '\0';
+      if (mkdir(d, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "%s: cannot create %s: %s\n", prog, d, strerror(errno));
+        return false;
+      }
+      *p = c;
+      if (!c)
+        break;
+    }
+  /* creating the file is what the end of the run needs; fail now, not
+     after the measurement */
+  char probe[4200];
+  snprintf(probe, sizeof(probe), "%s/.dataloop-probe-XXXXXX", dir);
+  int fd = mkstemp(probe);
+  if (fd < 0) {
+    fprintf(stderr, "%s: cannot write in %s: %s\n", prog, dir, strerror(errno));
+    return false;
+  }
+  close(fd);
+  unlink(probe);
+  return true;
+}
+
+bool bench_out_parent(const char *prog, const char *path)
+{
+  char d[4096];
+  snprintf(d, sizeof(d), "%s", path);
+  return bench_out_dir(prog, dirname(d));
+}
+
+FILE *bench_file_open(bench_file *bf)
+{
+  memset(bf, 0, sizeof(*bf));
+  bf->f = open_memstream(&bf->buf, &bf->len);
+  if (!bf->f) {
+    perror("open_memstream");
+    exit(1);
+  }
+  return bf->f;
+}
+
+void bench_file_drop(bench_file *bf)
+{
+  if (bf->f)
+    fclose(bf->f);
+  free(bf->buf);
+  memset(bf, 0, sizeof(*bf));
+}
+
+bool bench_file_commit(const char *prog, bench_file *bf, const char *path)
+{
+  bool ok = fflush(bf->f) == 0 && !ferror(bf->f);
+  fclose(bf->f);
+  bf->f = NULL;
+  if (!ok) {
+    fprintf(stderr, "%s: out of memory gathering %s\n", prog, path);
+    bench_file_drop(bf);
+    return false;
+  }
+  char tmp[4200];
+  snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path);
+  int fd = mkstemp(tmp);
+  const char *step = "create";
+  if (fd >= 0) {
+    step = "write";
+    size_t at = 0;
+    while (at < bf->len) {
+      ssize_t w = write(fd, bf->buf + at, bf->len - at);
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        break;
+      at += (size_t)w;
+    }
+    /* mkstemp makes the file 0600; results are as readable as any file */
+    mode_t um = umask(0);
+    umask(um);
+    ok = at == bf->len && fchmod(fd, 0666 & ~um) == 0;
+    if (close(fd) != 0)
+      ok = false;
+    if (ok) {
+      step = "rename";
+      ok = rename(tmp, path) == 0;
+    }
+    if (!ok) {
+      int e = errno;
+      unlink(tmp);
+      errno = e;
+    }
+  } else {
+    ok = false;
+  }
+  if (!ok)
+    fprintf(stderr, "%s: cannot %s %s: %s\n", prog, step, path, strerror(errno));
+  bench_file_drop(bf);
+  return ok;
+}
+
+int bench_count_matches(const char *prog, const char *const *names, int n,
+                        const char *filter)
+{
+  int k = 0;
+  for (int i = 0; n < 0 ? names[i] != NULL : i < n; i++)
+    k += bench_matches(names[i], filter);
+  if (!k)
+    fprintf(stderr, "%s: no test matches --filter '%s'\n", prog, filter ? filter : "");
+  return k;
 }

@@ -1,6 +1,7 @@
 /* dataloop-io-bench: noncontiguous file I/O, dataloop against ROMIO.
  *
- *   dataloop-io-bench [--quick | --full] [--dir DIR]... [--out FILE]
+ *   dataloop-io-bench [--quick | --full] [--filter NAME] [--dir DIR]... [--out FILE]
+ *   (--help explains each option)
  *
  * Patterns (the data moved is the same for both engines):
  *   Flash mem->file   the Flash I/O type of bench/synthetic.c as the memory
@@ -27,12 +28,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "dataloop-io.h"
+#include "bench.h"
 
 typedef struct opts {
   int reps, flash_blocks, cube;
   const char *dirs[8];
   int ndirs;
   const char *out;
+  const char *filter;
 } opts;
 
 static double now(void)
@@ -310,18 +313,37 @@ static void bench_pattern(const opts *o, const char *dir, pattern *p, result *r)
     unlink(path[e]);
 }
 
-static void usage(void)
+static void usage(FILE *to, int code)
 {
-  fprintf(stderr, "usage: dataloop-io-bench [--quick|--full] [--dir DIR]... "
-                  "[--out FILE]\n");
-  exit(2);
+  fprintf(to,
+    "usage: dataloop-io-bench [--quick | --full] [--filter NAME] [--dir DIR]... "
+    "[--out FILE]\n"
+    "Writes and reads noncontiguous data through dataloop's MPI-IO layer and\n"
+    "through ROMIO (Flash checkpoint, Flash file views, a 3D subarray), checks\n"
+    "that both leave the same files and memory, and times them.\n"
+    "  --quick        5 runs of each, 40 Flash blocks, a 192^3 cube; the default\n"
+    "  --full         11 runs, 80 Flash blocks, a 256^3 cube\n"
+    "  --filter NAME  only the patterns whose name contains NAME (any case:\n"
+    "                 \"Flash mem\", \"Flash file\", \"subarray\"); none\n"
+    "                 matching is an error\n"
+    "  --dir DIR      a folder to put the test files in (repeatable, up to 8;\n"
+    "                 default /dev/shm and the working directory)\n"
+    "  --out FILE     write the CSV to FILE, its folder made with parents;\n"
+    "                 default ./" BENCH_OUT_DEFAULT "/io.csv (in the working directory)\n"
+    "  -h, --help     this text\n"
+    "Exit status: 0 when both engines agreed everywhere and the file was\n"
+    "written, 1 otherwise, 2 for a bad option.\n");
+  exit(code);
 }
 
 int main(int argc, char **argv)
 {
-  opts o = {.reps = 5, .flash_blocks = 40, .cube = 192, .out = "bench/results/io.csv"};
+  opts o = {.reps = 5, .flash_blocks = 40, .cube = 192,
+            .out = BENCH_OUT_DEFAULT "/io.csv"};
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--full")) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage(stdout, 0);
+    } else if (!strcmp(argv[i], "--full")) {
       o.reps = 11;
       o.flash_blocks = 80;
       o.cube = 256;
@@ -331,10 +353,18 @@ int main(int argc, char **argv)
       o.dirs[o.ndirs++] = argv[++i];
     } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
       o.out = argv[++i];
+    } else if (!strcmp(argv[i], "--filter") && i + 1 < argc) {
+      o.filter = argv[++i];
     } else {
-      usage();
+      usage(stderr, 2);
     }
   }
+  /* the patterns' names before their sizes are known (makers below) */
+  static const char *const pnames[] = {"Flash mem->file", "Flash file views",
+                                       "3D subarray", NULL};
+  if (!bench_count_matches("dataloop-io-bench", pnames, -1, o.filter) ||
+      !bench_out_parent("dataloop-io-bench", o.out))
+    return 1;
   if (o.ndirs == 0) {
     o.dirs[o.ndirs++] = "/dev/shm";
     o.dirs[o.ndirs++] = ".";
@@ -351,6 +381,8 @@ int main(int argc, char **argv)
          "data MB", "dl write", "ROMIO", "ratio", "dl read", "ROMIO", "ratio", "same");
   for (int d = 0; d < o.ndirs; d++)
     for (int k = 0; k < NPAT; k++) {
+      if (!bench_matches(pnames[k], o.filter))
+        continue;
       pattern p;
       memset(&p, 0, sizeof(p));
       p.own_mpi[0] = p.own_mpi[1] = MPI_DATATYPE_NULL;
@@ -365,16 +397,19 @@ int main(int argc, char **argv)
       fflush(stdout);
       bad += !r->same;
     }
-  FILE *f = fopen(o.out, "w");
-  if (f) {
+  bench_file file;
+  FILE *f = bench_file_open(&file);
+  {
     fprintf(f, "pattern,dir,bytes,dl_write_mbs,romio_write_mbs,dl_read_mbs,romio_read_mbs,"
                "same\n");
     for (int i = 0; i < n; i++)
       fprintf(f, "\"%s\",\"%s\",%zu,%.1f,%.1f,%.1f,%.1f,%d\n", rs[i].pattern, rs[i].dir,
               rs[i].bytes, rs[i].mbs[0][0], rs[i].mbs[0][1], rs[i].mbs[1][0],
               rs[i].mbs[1][1], rs[i].same);
-    fclose(f);
-    printf("\nresults: %s\n", o.out);
+    if (bench_file_commit("dataloop-io-bench", &file, o.out))
+      printf("\nresults: %s\n", o.out);
+    else
+      bad++;
   }
   MPI_Finalize();
   return bad ? 1 : 0;

@@ -2,6 +2,7 @@
  * two ranks.
  *
  *   mpiexec -n 2 dataloop-pingpong [--quick | --full] [--filter NAME] [--out DIR]
+ *   (--help explains each option)
  *
  * For every pattern, nine kinds of round trip (rank 0 sends, rank 1
  * receives and sends back), interleaved batch by batch so drift hits all
@@ -32,7 +33,7 @@
  * dl-blocks, dl-mpich; pipe-auto: those and dl-pipe), as the median of the two's
  * per-round ratios (drift between rounds cancels) and as the ratio of
  * their medians. Results also go to DIR/pingpong.csv and
- * DIR/pingpong-auto.csv. */
+ * DIR/pingpong-auto.csv (default DIR: ./dataloop-results). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,11 +398,36 @@ static bool run(const opts *o, const bentry *e, FILE *const files[2])
   return ok;
 }
 
+static void usage(FILE *to, int code)
+{
+  fprintf(to,
+    "usage: mpiexec -n 2 dataloop-pingpong [--quick | --full] [--filter NAME] "
+    "[--out DIR]\n"
+    "Round trips of derived datatypes between two ranks: a contiguous message,\n"
+    "MPICH, hand-written packing and the interposer (automatic and each route\n"
+    "forced, default and pipeline mode), after checking what each delivers.\n"
+    "  --quick        5 rounds of a batch of >= 30 ms per variant; the default\n"
+    "  --full         21 rounds of >= 50 ms\n"
+    "  --unpack       accepted and ignored (dataloop-bench's option; a round\n"
+    "                 trip always unpacks)\n"
+    "  --filter NAME  only the patterns whose name contains NAME (any case;\n"
+    "                 e.g. \"Vector (DOUBLE)\"); none matching is an error\n"
+    "  --out DIR      write pingpong.csv and pingpong-auto.csv to DIR, made\n"
+    "                 with its parents; default ./" BENCH_OUT_DEFAULT " (in the\n"
+    "                 working directory)\n"
+    "  -h, --help     this text\n"
+    "Runs on exactly 2 ranks. Exit status: 0 when every pattern checked and\n"
+    "the files were written, 1 otherwise, 2 for a bad option or rank count.\n");
+  exit(code);
+}
+
 int main(int argc, char **argv)
 {
-  opts o = {.out = "bench/results", .batch_s = 0.03, .batches = 5};
+  opts o = {.out = BENCH_OUT_DEFAULT, .batch_s = 0.03, .batches = 5};
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--full")) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage(stdout, 0);
+    } else if (!strcmp(argv[i], "--full")) {
       o.full = true;
       o.batch_s = 0.05;
       o.batches = 21;
@@ -410,25 +436,29 @@ int main(int argc, char **argv)
     } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
       o.out = argv[++i];
     } else if (strcmp(argv[i], "--quick") && strcmp(argv[i], "--unpack")) {
-      fprintf(stderr, "usage: mpiexec -n 2 dataloop-pingpong [--quick|--full] "
-                      "[--filter NAME] [--out DIR]\n");
-      return 2;
+      usage(stderr, 2);
     }
   }
+  /* every rank checks its arguments alike, so both stop together */
+  if (!bench_count_matches("dataloop-pingpong", patterns, -1, o.filter))
+    return 1;
   if (!bench_two_ranks(&argc, &argv, "dataloop-pingpong", &rank, &peer))
     return 2;
+  int dir_ok = rank != 0 || bench_out_dir("dataloop-pingpong", o.out);
+  MPI_Bcast(&dir_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!dir_ok) {
+    MPI_Finalize();
+    return 1;
+  }
   FILE *files[2] = {NULL, NULL};    /* pingpong.csv, pingpong-auto.csv */
+  bench_file bf[2];
   if (rank == 0) {
-    mkdir(o.out, 0755);
-    char path[512];
-    snprintf(path, sizeof(path), "%s/pingpong.csv", o.out);
-    if ((files[0] = fopen(path, "w")))
-      fprintf(files[0], "pattern,packed_bytes,variant,median_us,min_us,max_us,"
-                        "overhead_vs_contig\n");
-    snprintf(path, sizeof(path), "%s/pingpong-auto.csv", o.out);
-    if ((files[1] = fopen(path, "w")))
-      fprintf(files[1], "pattern,packed_bytes,variant,kind_at_end,best_forced,"
-                        "ratio_by_round,ratio_of_medians\n");
+    files[0] = bench_file_open(&bf[0]);
+    fprintf(files[0], "pattern,packed_bytes,variant,median_us,min_us,max_us,"
+                      "overhead_vs_contig\n");
+    files[1] = bench_file_open(&bf[1]);
+    fprintf(files[1], "pattern,packed_bytes,variant,kind_at_end,best_forced,"
+                      "ratio_by_round,ratio_of_medians\n");
     printf("\ndataloop ping-pong (%s): 2 ranks, %d rounds of a batch of >= %.0f ms "
            "per variant, medians; pipeline chunk %zu bytes\n", o.full ? "full" : "quick",
            o.batches, o.batch_s * 1e3, dlp_chunk());
@@ -437,15 +467,30 @@ int main(int argc, char **argv)
   }
   int failed = 0;
   for (const char *const *p = patterns; *p; p++) {
+    if (!bench_matches(*p, o.filter))
+      continue;
     const bentry *e = find(*p);
-    if (e && bench_matches(e->name, o.filter) && !run(&o, e, files))
+    if (!e) {
+      if (rank == 0)
+        fprintf(stderr, "%s: no such test\n", *p);
+      failed++;
+    } else if (!run(&o, e, files)) {
+      failed++;
+    }
+  }
+  if (rank == 0) {
+    static const char *const fname[2] = {"pingpong.csv", "pingpong-auto.csv"};
+    bool written = true;
+    for (int f = 0; f < 2; f++) {
+      char path[4200];
+      snprintf(path, sizeof(path), "%s/%s", o.out, fname[f]);
+      written &= bench_file_commit("dataloop-pingpong", &bf[f], path);
+    }
+    if (written)
+      printf("results: %s/pingpong.csv, %s/pingpong-auto.csv\n", o.out, o.out);
+    else
       failed++;
   }
-  for (int f = 0; f < 2; f++)
-    if (files[f])
-      fclose(files[f]);
-  if (rank == 0)
-    printf("results: %s/pingpong.csv, %s/pingpong-auto.csv\n", o.out, o.out);
   MPI_Finalize();
   return failed ? 1 : 0;
 }

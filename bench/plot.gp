@@ -1,6 +1,6 @@
 # Bar chart of dataloop's pack rate as a ratio of manual loops and MPICH.
-# gnuplot -e "dir='bench/results'" bench/plot.gp
-if (!exists("dir")) dir = "bench/results"
+# gnuplot -e "dir='dataloop-results'" plot.gp (installed in $(pkgdatadir))
+if (!exists("dir")) dir = "dataloop-results"
 set terminal pngcairo size 1400,600 font ",10"
 set output dir."/ratios.png"
 set style data histograms

@@ -1,7 +1,8 @@
 /* dataloop-tune: measures this machine's thresholds and writes the tuning
  * file the library reads at start-up (doc/tuning.md).
  *
- *   mpiexec -n 2 dataloop-tune [--quick] [--file PATH] [--out DIR]
+ *   mpiexec -n 2 dataloop-tune [--quick | --smoke] [--file PATH] [--out DIR]
+ *   (--help explains each option)
  *
  * Every setting is measured over repeated runs and reported as minimum,
  * median and maximum; medians decide (single runs of a ping-pong scatter
@@ -26,7 +27,7 @@
  *           faster of pack and blocks
  * The file goes to PATH, else DL_TUNE_FILE, else
  * $XDG_CONFIG_HOME (or ~/.config)/dataloop/tune.conf; the curves to DIR
- * (default bench/results) as tune-*.csv (tune.gp plots them). The
+ * (default ./dataloop-results) as tune-*.csv (tune.gp plots them). The
  * interposer's code is linked in, as in dataloop-pingpong. */
 #include <errno.h>
 #include <stdio.h>
@@ -42,6 +43,10 @@ enum { TAG = 23 };
 
 static int rank, peer;
 static int reps = 9;
+/* --smoke: one short run of each setting, 128 KiB messages only, nt up to
+   4 MiB: checks that the tool works; its numbers are no tuning */
+static bool smoke;
+static double run_s = 0.05;   /* the least time of one timed run */
 
 typedef struct stat3 {
   double med, lo, hi;
@@ -60,13 +65,15 @@ static size_t measure_nt(FILE *csv)
   static const int mib[] = {1, 4, 16, 64, 256};
   enum { N = sizeof(mib) / sizeof(mib[0]) };
   stat3 plain[N], nt[N];
-  for (int k = 0; k < N; k++) {
+  for (int k = 0; k < (smoke ? 2 : N); k++) {
     size_t n = (size_t)mib[k] << 20;
     char *a = malloc(n), *b = malloc(n);
     memset(a, 1, n);
     memset(b, 2, n);
     double r1[32], r2[32];
     int times = (int)(((size_t)256 << 20) / n);       /* ~256 MiB a run */
+    if (smoke)
+      times = 1;
     for (int r = 0; r < reps; r++) {
       double t0 = bench_now();
       for (int i = 0; i < times; i++)
@@ -89,7 +96,7 @@ static size_t measure_nt(FILE *csv)
     free(b);
   }
   size_t from = 0;
-  for (int k = N - 1; k >= 0 && nt[k].med > 1.05 * plain[k].med; k--)
+  for (int k = (smoke ? 2 : N) - 1; k >= 0 && nt[k].med > 1.05 * plain[k].med; k--)
     from = (size_t)mib[k] << 20;
   return from;
 }
@@ -117,7 +124,7 @@ static void measure_pack(btest *t, char *out, FILE *csv)
         }
         dl_segment_free(&s);
         times++;
-      } while (bench_now() - t0 < 0.02);
+      } while (bench_now() - t0 < run_s * 0.4);
       r[i] = (double)t->packed * times / (bench_now() - t0) / 1e6;
     }
     stat3 s = stats(r, reps);
@@ -163,7 +170,8 @@ static long calibrate(btest *t)
   long n = 1;
   for (;;) {
     double s = timed(t, n) * (double)n / 1e6;
-    long next = s >= 0.05 ? 0 : s <= 0 ? n * 16 : (long)((double)n * (0.06 / s)) + 1;
+    long next = s >= run_s ? 0
+              : s <= 0 ? n * 16 : (long)((double)n * (run_s * 1.2 / s)) + 1;
     if (!next)
       return n;
     n = next;
@@ -279,7 +287,17 @@ enum { NB = sizeof(bs) / sizeof(bs[0]) };
    more of them than the interposer ever sends as they lie (2^20) */
 static bool measured(int m, int b)
 {
-  return bs[b] <= message_sizes[m] / 8 && message_sizes[m] / bs[b] <= ((size_t)1 << 20);
+  return (!smoke || m == 0) && bs[b] <= message_sizes[m] / 8 && message_sizes[m] / bs[b] <= ((size_t)1 << 20);
+}
+
+/* whether any block size of message m is measured (--smoke: only the
+   first message) */
+static bool any_measured(int m)
+{
+  for (int b = 0; b < NB; b++)
+    if (measured(m, b))
+      return true;
+  return false;
 }
 
 /* the fastest route at each block size of each message size, its median
@@ -365,30 +383,16 @@ static void measure_routes(FILE *csv, FILE *fcsv, int best[NMSG][NB],
   free(pr);
 }
 
-static FILE *open_csv(const char *dir, const char *name, const char *header)
-{
-  if (rank != 0)
-    return NULL;
-  char path[512];
-  snprintf(path, sizeof(path), "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  if (f)
-    fprintf(f, "%s\n", header);
-  return f;
-}
-
-/* the directories of path, made */
-static void make_dirs(const char *path)
-{
-  char d[4096];
-  snprintf(d, sizeof(d), "%s", path);
-  for (char *p = d + 1; *p; p++)
-    if (*p == '/') {
-      *p = '\0';
-      mkdir(d, 0755);
-      *p = '/';
-    }
-}
+/* the curves, gathered on rank 0 and written when the run is over */
+static const struct {
+  const char *name, *header;
+} csvs[] = {
+  {"tune-nt.csv", "bytes,memcpy_mbs,min,max,nt_mbs,min,max"},
+  {"tune-pack.csv", "chunk,pack_mbs,min,max"},
+  {"tune-chunks.csv", "chunk,roundtrip_us,min,max"},
+  {"tune-routes.csv", "message,block,pack_us,min,max,blocks_us,min,max,mpich_us,min,max"},
+  {"tune-mpich.csv", "message,block,fanout,mpich_us,min,max,best_other_us"}};
+enum { NCSV = sizeof(csvs) / sizeof(csvs[0]) };
 
 /* --file, else where the library looks, else the working directory */
 static void file_path(char *out, size_t n, const char *arg)
@@ -399,38 +403,76 @@ static void file_path(char *out, size_t n, const char *arg)
     snprintf(out, n, "tune.conf");
 }
 
+static void usage(FILE *to, int code)
+{
+  fprintf(to,
+    "usage: mpiexec -n 2 dataloop-tune [--quick | --smoke] [--file PATH] [--out DIR]\n"
+    "Measures this machine's thresholds (non-temporal copies, pipeline chunk,\n"
+    "the fastest route by message and block size, MPICH's engine by fan-out)\n"
+    "and writes the tuning file the library reads at start-up.\n"
+    "  (no option)    9 runs of each setting\n"
+    "  --quick        5 runs of each setting\n"
+    "  --smoke        one short run of each, 128 KiB messages only: checks that\n"
+    "                 the tool works (seconds); the file it writes is no tuning\n"
+    "  --file PATH    write the tuning file to PATH (its folder made); default\n"
+    "                 $DL_TUNE_FILE, else $XDG_CONFIG_HOME (or ~/.config)\n"
+    "                 /dataloop/tune.conf\n"
+    "  --out DIR      write the curves tune-nt.csv, tune-pack.csv,\n"
+    "                 tune-chunks.csv, tune-routes.csv and tune-mpich.csv (for\n"
+    "                 tune.gp) to DIR, made with its parents; default\n"
+    "                 ./" BENCH_OUT_DEFAULT " (in the working directory)\n"
+    "  -h, --help     this text\n"
+    "Runs on exactly 2 ranks. Every file is written whole at the end of the\n"
+    "run or not at all. Exit status: 0 when all were written, 1 otherwise, 2\n"
+    "for a bad option or rank count.\n");
+  exit(code);
+}
+
 int main(int argc, char **argv)
 {
-  const char *file = NULL, *out = "bench/results";
+  const char *file = NULL, *out = BENCH_OUT_DEFAULT;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--quick"))
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+      usage(stdout, 0);
+    else if (!strcmp(argv[i], "--quick"))
       reps = 5;
-    else if (!strcmp(argv[i], "--file") && i + 1 < argc)
+    else if (!strcmp(argv[i], "--smoke")) {
+      smoke = true;
+      reps = 1;
+      run_s = 0.005;
+    } else if (!strcmp(argv[i], "--file") && i + 1 < argc)
       file = argv[++i];
     else if (!strcmp(argv[i], "--out") && i + 1 < argc)
       out = argv[++i];
-    else {
-      fprintf(stderr, "usage: mpiexec -n 2 dataloop-tune [--quick] [--file PATH] "
-                      "[--out DIR]\n");
-      return 2;
-    }
+    else
+      usage(stderr, 2);
   }
   setenv("DL_JIT", "0", 1);
   if (!bench_two_ranks(&argc, &argv, "dataloop-tune", &rank, &peer))
     return 2;
+  char path[4096];
+  file_path(path, sizeof(path), file);
+  /* both destinations usable before minutes of measuring */
+  int ok = rank != 0 || (bench_out_dir("dataloop-tune", out) &&
+                         bench_out_parent("dataloop-tune", path));
+  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!ok) {
+    MPI_Finalize();
+    return 1;
+  }
+  bench_file bf[NCSV];
+  FILE *csv[NCSV] = {NULL};
   if (rank == 0) {
-    mkdir(out, 0755);
-    printf("dataloop-tune: median (min - max) of %d runs each\n", reps);
+    printf("dataloop-tune: median (min - max) of %d runs each%s\n", reps,
+           smoke ? " (--smoke: not a tuning)" : "");
     dl_tune_print(stdout);
     dlp_thresholds_print(stdout);
+    for (int c = 0; c < NCSV; c++) {
+      csv[c] = bench_file_open(&bf[c]);
+      fprintf(csv[c], "%s\n", csvs[c].header);
+    }
   }
-  FILE *fnt = open_csv(out, "tune-nt.csv", "bytes,memcpy_mbs,min,max,nt_mbs,min,max");
-  FILE *fpk = open_csv(out, "tune-pack.csv", "chunk,pack_mbs,min,max");
-  FILE *fch = open_csv(out, "tune-chunks.csv", "chunk,roundtrip_us,min,max");
-  FILE *fbl = open_csv(out, "tune-routes.csv",
-                       "message,block,pack_us,min,max,blocks_us,min,max,mpich_us,min,max");
-  FILE *ffo = open_csv(out, "tune-mpich.csv",
-                       "message,block,fanout,mpich_us,min,max,best_other_us");
+  FILE *fnt = csv[0], *fpk = csv[1], *fch = csv[2], *fbl = csv[3], *ffo = csv[4];
   size_t nt = rank == 0 ? measure_nt(fnt) : 0;
   MPI_Bcast(&nt, sizeof(nt), MPI_BYTE, 0, MPI_COMM_WORLD);
 
@@ -452,26 +494,25 @@ int main(int argc, char **argv)
   MPI_Barrier(MPI_COMM_WORLD);
   size_t chunk = measure_chunks(&t, fch);
   bench_free(&t);
-  int best[NMSG][NB];
-  size_t fmax[NMSG][NB];
+  int best[NMSG][NB] = {{0}};
+  size_t fmax[NMSG][NB] = {{0}};
   measure_routes(fbl, ffo, best, fmax);
 
+  int failed = 0;
   if (rank == 0) {
-    for (FILE **f = (FILE *[]){fnt, fpk, fch, fbl, ffo}, **e = f + 5; f < e; f++)
-      if (*f)
-        fclose(*f);
-    char path[4096];
-    file_path(path, sizeof(path), file);
-    make_dirs(path);
-    FILE *w = fopen(path, "w");
-    if (!w) {
-      fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
-      MPI_Abort(MPI_COMM_WORLD, 1);
+    for (int c = 0; c < NCSV; c++) {
+      char cpath[4200];
+      snprintf(cpath, sizeof(cpath), "%s/%s", out, csvs[c].name);
+      failed += !bench_file_commit("dataloop-tune", &bf[c], cpath);
     }
-    fprintf(w, "# written by dataloop-tune: medians of %d runs (doc/tuning.md)\n",
-            reps);
+    bench_file tf;
+    FILE *w = bench_file_open(&tf);
+    fprintf(w, "# written by dataloop-tune%s: medians of %d runs (doc/tuning.md)\n",
+            smoke ? " --smoke, a check of the tool, not a tuning" : "", reps);
     fprintf(w, "pipeline_chunk %zu\t# fastest pipelined ping-pong of 8 MiB\n", chunk);
     for (int m = 0; m < NMSG; m++) {
+      if (!any_measured(m))
+        continue;
       fprintf(w, "route@%zu", message_sizes[m]);
       for (int b = 0; b < NB; b++)
         if (measured(m, b))
@@ -479,6 +520,8 @@ int main(int argc, char **argv)
       fprintf(w, "\t# the fastest route by mean block size\n");
     }
     for (int m = 0; m < NMSG; m++) {
+      if (!any_measured(m))
+        continue;
       fprintf(w, "mpich@%zu", message_sizes[m]);
       for (int b = 0; b < NB; b++)
         if (measured(m, b))
@@ -487,9 +530,14 @@ int main(int argc, char **argv)
     }
     fprintf(w, "nt_threshold %zu\t# 0: non-temporal stores never won\n", nt);
     fprintf(w, "list_batch %zu\n", dl_tune_get()->list_batch);
-    fclose(w);
+    if (!bench_file_commit("dataloop-tune", &tf, path)) {
+      MPI_Finalize();
+      return 1;
+    }
     printf("\nwrote %s:\n  pipeline_chunk %zu\n", path, chunk);
     for (int m = 0; m < NMSG; m++) {
+      if (!any_measured(m))
+        continue;
       printf("  route@%zu", message_sizes[m]);
       for (int b = 0; b < NB; b++)
         if (measured(m, b))
@@ -497,8 +545,10 @@ int main(int argc, char **argv)
       printf("\n");
     }
 
-    printf("  nt_threshold %zu\ncurves: %s/tune-*.csv\n", nt, out);
+    printf("  nt_threshold %zu\n", nt);
+    if (!failed)
+      printf("curves: %s/tune-*.csv\n", out);
   }
   MPI_Finalize();
-  return 0;
+  return failed ? 1 : 0;
 }

@@ -1,6 +1,6 @@
-# The curves dataloop-tune measured: gnuplot -e "dir='bench/results'" bench/tune.gp
+# The curves dataloop-tune measured: gnuplot -e "dir='dataloop-results'" tune.gp
 # writes DIR/tuning.png (medians, with min-max bars).
-if (!exists("dir")) dir = "bench/results"
+if (!exists("dir")) dir = "dataloop-results"
 set terminal pngcairo size 1500,450 font ",10"
 set output dir."/tuning.png"
 set datafile separator ","

@@ -25,9 +25,17 @@
 #include <stdio.h>
 #include <sys/uio.h>
 
+/* this header's version, equal to the package's (configure.ac's AC_INIT) */
+#define DL_VERSION_MAJOR 0
+#define DL_VERSION_MINOR 1
+#define DL_VERSION_PATCH 0
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* the linked library's version, "MAJOR.MINOR.PATCH"; never NULL */
+const char *dl_version(void);
 
 typedef int64_t dl_aint;    /* byte displacement, offset, extent */
 typedef int64_t dl_count;   /* element and block counts */

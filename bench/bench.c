@@ -538,10 +538,11 @@ int main(int argc, char **argv)
       usage(stderr, 2);
     }
   }
-  const bentry *groups[2] = {bench_synthetic, bench_apps};
+  const bentry *groups[3] = {bench_synthetic, bench_apps, bench_gathers};
+  static const char *const group_names[3] = {"synthetic", "application", "gather"};
   const char *names[128];
   int nn = 0;
-  for (int g = 0; g < 2; g++)
+  for (int g = 0; g < 3; g++)
     for (const bentry *e = groups[g]; e->name && nn < 128; e++)
       names[nn++] = e->name;
   if (!bench_count_matches("dataloop-bench", names, nn, o.filter) ||
@@ -584,7 +585,7 @@ int main(int argc, char **argv)
   result *rs = calloc(128, sizeof(result));
   int n = 0, failed = 0;
   print_header(&o);
-  for (int g = 0; g < 2; g++)
+  for (int g = 0; g < 3; g++)
     for (const bentry *e = groups[g]; e->name; e++) {
       if (!bench_matches(e->name, o.filter))
         continue;
@@ -593,7 +594,7 @@ int main(int argc, char **argv)
         failed++;
         continue;
       }
-      rs[n].group = g ? "application" : "synthetic";
+      rs[n].group = group_names[g];
       print_row(&rs[n], rs[n].pack, "");
       if (o.unpack)
         print_row(&rs[n], rs[n].unpack, " unpack");

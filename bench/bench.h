@@ -54,6 +54,7 @@ typedef struct bentry {
 
 extern const bentry bench_synthetic[];
 extern const bentry bench_apps[];
+extern const bentry bench_gathers[];
 
 /* helpers for test constructors (common.c) */
 void bench_alloc(btest *t, size_t bytes);

@@ -1,0 +1,229 @@
+/* Gathers of single elements at irregular places, the ghost and boundary
+ * exchanges of particle and unstructured-mesh codes: an indexed_block of
+ * one float or double (or three doubles) per block over random distinct
+ * indices, and a struct per selected particle over separate arrays (three
+ * doubles of its position and one double of each of four other arrays).
+ * The manual loops index with int arrays, as such codes do. */
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+
+enum { SPREAD = 8 };          /* the array holds SPREAD times the picks */
+
+/* n, from the test's name ("..., n") */
+static size_t picks(const btest *t)
+{
+  const char *c = strrchr(t->name, ',');
+  return c ? (size_t)atol(c + 1) : 0;
+}
+
+/* n distinct indices in [0, n * SPREAD), in random order (fixed seed) */
+static int *random_indices(size_t n)
+{
+  size_t range = n * SPREAD;
+  int *idx = malloc(n * sizeof(int));
+  char *used = calloc(range, 1);
+  if (!idx || !used)
+    exit(1);
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (size_t i = 0; i < n;) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    size_t k = (size_t)(x % range);
+    if (!used[k]) {
+      used[k] = 1;
+      idx[i++] = (int)k;
+    }
+  }
+  free(used);
+  return idx;
+}
+
+static void man_gather_pack(const bparams *p, const char *mem, char *out)
+{
+  const int *idx = (const int *)p->idx;
+  size_t b = p->k[0];          /* elements per block */
+  if (p->esize == 4 && b == 1) {
+    const float *a = (const float *)mem;
+    float *o = (float *)out;
+    for (size_t i = 0; i < p->n; i++)
+      o[i] = a[idx[i]];
+  } else if (b == 1) {
+    const double *a = (const double *)mem;
+    double *o = (double *)out;
+    for (size_t i = 0; i < p->n; i++)
+      o[i] = a[idx[i]];
+  } else {
+    const double *a = (const double *)mem;
+    double *o = (double *)out;
+    for (size_t i = 0; i < p->n; i++, o += 3) {
+      const double *s = a + 3 * (size_t)idx[i];
+      o[0] = s[0];
+      o[1] = s[1];
+      o[2] = s[2];
+    }
+  }
+}
+
+static void man_gather_unpack(const bparams *p, char *mem, const char *in)
+{
+  const int *idx = (const int *)p->idx;
+  size_t b = p->k[0];
+  if (p->esize == 4 && b == 1) {
+    float *a = (float *)mem;
+    const float *o = (const float *)in;
+    for (size_t i = 0; i < p->n; i++)
+      a[idx[i]] = o[i];
+  } else if (b == 1) {
+    double *a = (double *)mem;
+    const double *o = (const double *)in;
+    for (size_t i = 0; i < p->n; i++)
+      a[idx[i]] = o[i];
+  } else {
+    double *a = (double *)mem;
+    const double *o = (const double *)in;
+    for (size_t i = 0; i < p->n; i++, o += 3) {
+      double *s = a + 3 * (size_t)idx[i];
+      s[0] = o[0];
+      s[1] = o[1];
+      s[2] = o[2];
+    }
+  }
+}
+
+/* "Gather float, n", "Gather double, n", "Gather 3 doubles, n" */
+static bool gather(btest *t)
+{
+  size_t n = picks(t), b = strstr(t->name, "3 doubles") ? 3 : 1;
+  bool flt = strstr(t->name, "float") != NULL;
+  size_t es = flt ? 4 : 8;
+  int *idx = random_indices(n);
+  dl_count *disp = malloc(n * sizeof(dl_count));
+  int *mdisp = malloc(n * sizeof(int));
+  if (!disp || !mdisp)
+    exit(1);
+  for (size_t i = 0; i < n; i++)
+    mdisp[i] = (int)(disp[i] = (dl_count)(b * (size_t)idx[i]));
+  t->owned = idx;
+  t->p.idx = (const dl_count *)idx;        /* read back as int by the loops */
+  t->p.n = n;
+  t->p.esize = es;
+  t->p.k[0] = b;
+  bench_alloc(t, n * SPREAD * b * es);
+  t->origin = t->mem;
+  t->count = 1;
+  dl_type *el = dl_builtin(flt ? DL_FLOAT : DL_DOUBLE);
+  MPI_Datatype mel = flt ? MPI_FLOAT : MPI_DOUBLE;
+  BENCH_BUILD(t, build_dl_us,
+              (dl_type_indexed_block((dl_count)n, (dl_count)b, disp, el, &t->dt),
+               dl_type_commit(t->dt)));
+  BENCH_BUILD(t, build_mpi_us,
+              (MPI_Type_create_indexed_block((int)n, (int)b, mdisp, mel, &t->mt),
+               MPI_Type_commit(&t->mt)));
+  free(disp);
+  free(mdisp);
+  t->mpack = man_gather_pack;
+  t->munpack = man_gather_unpack;
+  return t->dt != NULL;
+}
+
+/* the particle arrays in one allocation: positions (3 doubles each), then
+   four arrays of one double each, of n * SPREAD particles */
+#define NSCALAR 4
+
+static void man_particles_pack(const bparams *p, const char *mem, char *out)
+{
+  const int *idx = (const int *)p->idx;
+  const double *pos = (const double *)mem, *s = pos + 3 * p->k[0];
+  double *o = (double *)out;
+  for (size_t i = 0; i < p->n; i++) {
+    size_t k = (size_t)idx[i];
+    o[0] = pos[3 * k];
+    o[1] = pos[3 * k + 1];
+    o[2] = pos[3 * k + 2];
+    for (size_t a = 0; a < NSCALAR; a++)
+      o[3 + a] = s[a * p->k[0] + k];
+    o += 3 + NSCALAR;
+  }
+}
+
+static void man_particles_unpack(const bparams *p, char *mem, const char *in)
+{
+  const int *idx = (const int *)p->idx;
+  double *pos = (double *)mem, *s = pos + 3 * p->k[0];
+  const double *o = (const double *)in;
+  for (size_t i = 0; i < p->n; i++) {
+    size_t k = (size_t)idx[i];
+    pos[3 * k] = o[0];
+    pos[3 * k + 1] = o[1];
+    pos[3 * k + 2] = o[2];
+    for (size_t a = 0; a < NSCALAR; a++)
+      s[a * p->k[0] + k] = o[3 + a];
+    o += 3 + NSCALAR;
+  }
+}
+
+/* "Particles (struct), n": per selected particle, a struct of its
+   position and its four scalars, from addresses (MPI_Get_address) taken
+   relative to the allocation: MPICH 4.0.2's MPI_Pack refuses MPI_BOTTOM
+   (a null inbuf) */
+static bool particles(btest *t)
+{
+  size_t n = picks(t), np = n * SPREAD, nb = n * (1 + NSCALAR);
+  int *idx = random_indices(n);
+  bench_alloc(t, (3 + NSCALAR) * np * sizeof(double));
+  t->owned = idx;
+  t->p.idx = (const dl_count *)idx;
+  t->p.n = n;
+  t->p.k[0] = np;
+  t->origin = t->mem;
+  t->count = 1;
+  MPI_Aint base;
+  MPI_Get_address(t->mem, &base);
+  dl_count *bl = malloc(nb * sizeof(dl_count));
+  dl_aint *disp = malloc(nb * sizeof(dl_aint));
+  dl_type **el = malloc(nb * sizeof(dl_type *));
+  int *mbl = malloc(nb * sizeof(int));
+  MPI_Aint *mdisp = malloc(nb * sizeof(MPI_Aint));
+  MPI_Datatype *mel = malloc(nb * sizeof(MPI_Datatype));
+  if (!bl || !disp || !el || !mbl || !mdisp || !mel)
+    exit(1);
+  const double *pos = (const double *)t->mem, *s = pos + 3 * np;
+  for (size_t i = 0, j = 0; i < n; i++) {
+    size_t k = (size_t)idx[i];
+    for (size_t a = 0; a <= NSCALAR; a++, j++) {
+      bl[j] = mbl[j] = a == 0 ? 3 : 1;
+      MPI_Get_address(a == 0 ? pos + 3 * k : s + (a - 1) * np + k, &mdisp[j]);
+      mdisp[j] = MPI_Aint_diff(mdisp[j], base);
+      disp[j] = (dl_aint)mdisp[j];
+      el[j] = dl_builtin(DL_DOUBLE);
+      mel[j] = MPI_DOUBLE;
+    }
+  }
+  BENCH_BUILD(t, build_dl_us,
+              (dl_type_struct((dl_count)nb, bl, disp, el, &t->dt), dl_type_commit(t->dt)));
+  BENCH_BUILD(t, build_mpi_us,
+              (MPI_Type_create_struct((int)nb, mbl, mdisp, mel, &t->mt),
+               MPI_Type_commit(&t->mt)));
+  free(bl);
+  free(disp);
+  free(el);
+  free(mbl);
+  free(mdisp);
+  free(mel);
+  t->mpack = man_particles_pack;
+  t->munpack = man_particles_unpack;
+  return t->dt != NULL;
+}
+
+const bentry bench_gathers[] = {
+  {"Gather float, 200", gather},
+  {"Gather float, 2000", gather},
+  {"Gather float, 20000", gather},
+  {"Gather double, 2000", gather},
+  {"Gather double, 20000", gather},
+  {"Gather 3 doubles, 2000", gather},
+  {"Particles (struct), 2000", particles},
+  {NULL, NULL},
+};

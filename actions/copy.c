@@ -25,6 +25,13 @@ INLINE void copy(char *packed, char *mem, size_t n, int dir)
     memcpy(mem, packed, n);
 }
 
+/* any length in [k, 2k]: the first k and the last k bytes */
+INLINE void copy_pair(char *q, char *m, size_t len, size_t k, int dir)
+{
+  copy(q, m, k, dir);
+  copy(q + len - k, m + len - k, k, dir);
+}
+
 /* one block of len bytes; len is a constant for EXACT */
 INLINE void copy_block(char *q, char *m, size_t len, int cls, int dir)
 {
@@ -42,17 +49,18 @@ INLINE void copy_block(char *q, char *m, size_t len, int cls, int dir)
     copy(q + len - 32, m + len - 32, 32, dir);
     return;
   case SMALL:                      /* mixed lengths up to 64: no call */
-    k = len >= 32 ? 32 : len >= 16 ? 16 : len >= 8 ? 8 : len >= 4 ? 4 : len >= 2 ? 2 : 1;
-    if (k == 1) {
-      copy(q, m, 1, dir);
-      return;
-    }
+    /* each branch with its own constant k, so the two copies are moves
+       (one k computed at run time made them memcpy calls) */
+    if (len >= 32) k = 32;
+    else if (len >= 16) { copy_pair(q, m, len, 16, dir); return; }
+    else if (len >= 8) { copy_pair(q, m, len, 8, dir); return; }
+    else if (len >= 4) { copy_pair(q, m, len, 4, dir); return; }
+    else if (len >= 2) { copy_pair(q, m, len, 2, dir); return; }
+    else { copy(q, m, 1, dir); return; }
     break;
   default: copy(q, m, len, dir); return;
   }
-  /* any length in [k, 2k]: the first k and the last k bytes */
-  copy(q, m, k, dir);
-  copy(q + len - k, m + len - k, k, dir);
+  copy_pair(q, m, len, k, dir);
 }
 
 /* Piece fields are read into locals first: stores through char pointers

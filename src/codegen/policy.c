@@ -43,6 +43,10 @@ void dli_jit_note_use(const dl_type *t, int dir)
   pthread_once(&cfg_once, load);
   if (!cfg.enabled)
     return;
+  /* past the threshold (a compile that failed or was declined) only a
+     load, so that uses on many threads do not share a written line */
+  if (atomic_load_explicit(&w->uses[dir], memory_order_relaxed) > cfg.threshold)
+    return;
   /* exactly one caller sees the count reach the threshold */
   if (atomic_fetch_add_explicit(&w->uses[dir], 1, memory_order_relaxed) == cfg.threshold)
     dli_jit_compile(w, 1 << dir);

@@ -19,11 +19,16 @@
 #define CHUNK (32 * 1024)         /* staging bytes of the chunked route */
 #define STACK_FRAMES 32
 
-static _Thread_local int last_route;
+static _Thread_local int last_route, forced_route;
 
 int dli_copy_last_route(void)
 {
   return last_route;
+}
+
+void dli_copy_force_route(int route)
+{
+  forced_route = route;
 }
 
 static size_t pass_piece(void *st, const dl_piece *p)
@@ -163,7 +168,9 @@ static int copy_range(dl_segment *f, dl_segment *t, size_t first, size_t end)
   if (rc)
     return rc;
   size_t ma = mean_run(&a, first), mb = mean_run(&b, first);
-  if ((ma < mb ? ma : mb) >= LOCKSTEP_MIN_RUN) {
+  bool step = forced_route ? forced_route == DLI_COPY_LOCKSTEP
+                           : (ma < mb ? ma : mb) >= LOCKSTEP_MIN_RUN;
+  if (step) {
     last_route = DLI_COPY_LOCKSTEP;
     return lockstep(f, t, &a, &b, end);
   }

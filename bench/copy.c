@@ -236,8 +236,14 @@ int main(int argc, char **argv)
     } else if (!strcmp(argv[i], "--sweep")) {
       do_sweep = true;
     } else {
-      fprintf(stderr, "usage: %s [--quick] [--sweep]\n", argv[0]);
-      return argv[i][1] == 'h' ? 0 : 2;
+      bool help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
+      fprintf(help ? stdout : stderr,
+              "usage: %s [--quick] [--sweep]\n"
+              "  dl_copy against dl_pack into a staging buffer then dl_unpack,\n"
+              "  for pairs of suite layouts, with memcpy of the same bytes;\n"
+              "  --sweep: lockstep against chunked over run lengths;\n"
+              "  --quick: shorter and fewer batches\n", argv[0]);
+      return help ? 0 : 2;
     }
   }
   printf("# MB/s of packed bytes, medians of %d interleaved batches; ratio = "

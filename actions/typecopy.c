@@ -68,14 +68,20 @@ struct batch {
   size_t pos;         /* stream position the batch ends at */
 };
 
-static int fill(dl_segment *s, struct batch *b, size_t end)
+/* the next batch of s's runs up to end; a side that has nothing left
+   while the other has (streams that hand out different bytes: never with
+   a consistent segment) ends the walk rather than read an empty batch */
+static int fill(dl_segment *s, struct batch *b, size_t end, bool *empty)
 {
   struct dli_iov_state st = {b->v, BATCH, 0};
   size_t e = end;
-  int rc = dli_segment_run(s, b->pos, &e, &dli_iov_action, &st, NULL);
+  int rc = b->pos < end
+               ? dli_segment_run(s, b->pos, &e, &dli_iov_action, &st, NULL)
+               : DL_OK;
   b->n = st.n;
   b->i = b->off = 0;
   b->pos = e;
+  *empty = st.n == 0;
   return rc;
 }
 
@@ -88,17 +94,16 @@ static size_t mean_run(const struct batch *b, size_t from)
 static int lockstep(dl_segment *f, dl_segment *t, struct batch *a,
                     struct batch *b, size_t end)
 {
+  bool empty = false;
   for (;;) {
     if (a->i == a->n) {
-      if (a->pos == end)
-        return DL_OK;
-      int rc = fill(f, a, end);
-      if (rc)
+      int rc = fill(f, a, end, &empty);
+      if (rc || empty)
         return rc;
     }
     if (b->i == b->n) {
-      int rc = fill(t, b, end);
-      if (rc)
+      int rc = fill(t, b, end, &empty);
+      if (rc || empty)
         return rc;
     }
     const struct iovec *x = &a->v[a->i], *y = &b->v[b->i];
@@ -162,9 +167,10 @@ static int copy_range(dl_segment *f, dl_segment *t, size_t first, size_t end)
   /* the first batches of both sides decide the route, and are the first
      batches of the lockstep walk when it is taken */
   struct batch a = {.pos = first}, b = {.pos = first};
-  rc = fill(f, &a, end);
+  bool empty;
+  rc = fill(f, &a, end, &empty);
   if (!rc)
-    rc = fill(t, &b, end);
+    rc = fill(t, &b, end, &empty);
   if (rc)
     return rc;
   size_t ma = mean_run(&a, first), mb = mean_run(&b, first);

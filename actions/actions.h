@@ -63,6 +63,14 @@ DLI_HIDDEN size_t dli_nt_threshold(void);
 DLI_HIDDEN int dli_pack_args(const char *call, const dl_type *t, dl_count count,
                              const size_t *position, size_t size,
                              const void *packed, const void *user);
+/* the route the calling thread's last type-to-type copy took
+   (typecopy.c; 0 before any): for tests, which check that each fires */
+enum { DLI_COPY_DENSE = 1, DLI_COPY_LOCKSTEP, DLI_COPY_CHUNKED };
+DLI_HIDDEN int dli_copy_last_route(void);
+/* makes the calling thread's copies without a dense side take route
+   (LOCKSTEP or CHUNKED; 0: chosen by run length again), for the benchmark
+   that measures the threshold between them */
+DLI_HIDDEN void dli_copy_force_route(int route);
 DLI_HIDDEN int dli_process(dl_segment *s, size_t first, size_t *last,
                            const dl_action *a, void *state, dli_bulk_fn bulk);
 

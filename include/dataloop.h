@@ -312,6 +312,37 @@ int dl_type_dense(dl_count count, const dl_type *t, int *dense, dl_aint *offset)
 /* 0 for a NULL s */
 size_t dl_segment_size(const dl_segment *s);
 
+/* Type to type: the packed stream of one (buffer, count, type) stored
+   straight into another's memory, as a pack followed by an unpack but
+   without staging the stream (a send to self, an unpack of data already in
+   memory in another layout). The two streams are the same bytes by the
+   caller's promise (as MPI's matching type signatures); only their sizes
+   can be checked. Source and destination memory must not overlap: the
+   result is then undefined, as for memcpy.
+   segment copy: packed bytes [first, *last) of from's stream go to the
+   same stream bytes of to's memory; *last is clipped to the shorter
+   stream and set to where the call stopped (that end). Calls may come in
+   any order, as with the other segment calls.
+   DL_ERR_ARG: NULL from, to or last, from == to, first > *last, first past the shorter
+   stream's end, a NULL segment buffer (MPI_BOTTOM) whose data would lie
+   below address 4096 for a nonempty range (nothing written);
+   DL_ERR_BOUNDS: a bounded segment (either) would be touched outside its
+   bounds (nothing written). */
+int dl_segment_copy(dl_segment *from, dl_segment *to, size_t first,
+                    size_t *last);
+/* one-shot: scount elements of committed st at src (NULL: MPI_BOTTOM) to
+   dcount elements of committed dt at dst (NULL: MPI_BOTTOM); the first
+   min(both packed sizes) bytes of the stream are copied and *copied says
+   how many (0 on any error but truncation).
+   DL_ERR_ARG: NULL st, dt or copied, a count < 0, a NULL buffer whose data
+   would lie below address 4096 (nothing written); DL_ERR_NOT_COMMITTED;
+   DL_ERR_OVERFLOW: a packed size past SIZE_MAX; DL_ERR_TRUNCATE: dt's
+   packed size is smaller than st's; what fits is copied, as dl_unpack
+   does, and nothing past dcount elements of dt is written; DL_ERR_NOMEM
+   (trees deeper than 31 levels). */
+int dl_copy(const void *src, dl_count scount, const dl_type *st, void *dst,
+            dl_count dcount, const dl_type *dt, size_t *copied);
+
 /* Actions: a table of leaf functions, one per leaf loop kind. The segment
    hands each function a whole leaf loop, or the part of it inside the
    requested range, described by a dl_piece. Blocks are visited in packed

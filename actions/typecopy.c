@@ -1,0 +1,262 @@
+/* Type-to-type copies: the packed stream of one (buf, count, type) into
+ * another's memory without staging the whole stream. Three routes, chosen
+ * once per call (doc/design.md, "Copying type to type"):
+ * - one side dense: the other side packs into, or unpacks from, its memory;
+ * - long runs on both sides: both streams are walked in lockstep as iovec
+ *   batches on the stack and each overlap of two runs is one memcpy;
+ * - short runs: chunks of the stream are packed into a stack buffer and
+ *   unpacked from it, since the leaf kernels move small blocks far cheaper
+ *   than a memcpy call per overlap. */
+#include <stdlib.h>
+#include <string.h>
+#include "actions.h"
+
+/* Mean run (bytes per iovec entry, on the side with the shorter runs) from
+   which the lockstep walk beats packing and unpacking a chunk: measured
+   with dataloop-bench --copy (doc/benchmarks.md, "Type to type") */
+#define LOCKSTEP_MIN_RUN 256
+#define BATCH 128                 /* iovec entries per side and batch */
+#define CHUNK (32 * 1024)         /* staging bytes of the chunked route */
+#define STACK_FRAMES 32
+
+static _Thread_local int last_route, forced_route;
+
+int dli_copy_last_route(void)
+{
+  return last_route;
+}
+
+void dli_copy_force_route(int route)
+{
+  forced_route = route;
+}
+
+static size_t pass_piece(void *st, const dl_piece *p)
+{
+  (void)st;
+  return dl_piece_bytes(p);
+}
+static const dl_action pass_action = {pass_piece, pass_piece, pass_piece,
+                                      pass_piece};
+
+/* a bounded segment whose data is not known to be inside its bounds is
+   checked once for the whole range (a walk with an action that does
+   nothing), so the batches below run unchecked */
+static int check_bounds(dl_segment *s, size_t first, size_t end)
+{
+  if (!s->bounded || s->inside || first == end)
+    return DL_OK;
+  size_t e = end;
+  return dli_process(s, first, &e, &pass_action, NULL, NULL);
+}
+
+/* stream byte k of a dense segment is at its dense_base() + k */
+static bool seg_dense(const dl_segment *s)
+{
+  const dl_type *t = s->type;
+  return dli_is_dense(t->loop) &&
+         (s->count == 1 || t->b.ub - t->b.lb == t->b.size);
+}
+static char *dense_base(const dl_segment *s)
+{
+  return (char *)(s->buf + (uintptr_t)s->type->loop->offset);
+}
+
+struct batch {
+  struct iovec v[BATCH];
+  size_t n, i, off;   /* entries, current entry, bytes done in it */
+  size_t pos;         /* stream position the batch ends at */
+};
+
+/* the next batch of s's runs up to end; a side that has nothing left
+   while the other has (streams that hand out different bytes: never with
+   a consistent segment) ends the walk rather than read an empty batch */
+static int fill(dl_segment *s, struct batch *b, size_t end, bool *empty)
+{
+  struct dli_iov_state st = {b->v, BATCH, 0};
+  size_t e = end;
+  int rc = b->pos < end
+               ? dli_segment_run(s, b->pos, &e, &dli_iov_action, &st, NULL)
+               : DL_OK;
+  b->n = st.n;
+  b->i = b->off = 0;
+  b->pos = e;
+  *empty = st.n == 0;
+  return rc;
+}
+
+/* mean bytes per entry of a filled batch that started at `from` */
+static size_t mean_run(const struct batch *b, size_t from)
+{
+  return b->n ? (b->pos - from) / b->n : SIZE_MAX;
+}
+
+static int lockstep(dl_segment *f, dl_segment *t, struct batch *a,
+                    struct batch *b, size_t end)
+{
+  bool empty = false;
+  for (;;) {
+    if (a->i == a->n) {
+      int rc = fill(f, a, end, &empty);
+      if (rc || empty)
+        return rc;
+    }
+    if (b->i == b->n) {
+      int rc = fill(t, b, end, &empty);
+      if (rc || empty)
+        return rc;
+    }
+    const struct iovec *x = &a->v[a->i], *y = &b->v[b->i];
+    size_t ra = x->iov_len - a->off, rb = y->iov_len - b->off;
+    size_t n = ra < rb ? ra : rb;
+    memcpy((char *)y->iov_base + b->off, (const char *)x->iov_base + a->off, n);
+    if ((a->off += n) == x->iov_len)
+      a->i++, a->off = 0;
+    if ((b->off += n) == y->iov_len)
+      b->i++, b->off = 0;
+  }
+}
+
+static int chunked(dl_segment *f, dl_segment *t, size_t first, size_t end)
+{
+  char buf[CHUNK];
+  dli_bulk_fn pk = dli_bulk_for(f->type, DLI_JIT_PACK);
+  dli_bulk_fn up = dli_bulk_for(t->type, DLI_JIT_UNPACK);
+  for (size_t p = first; p < end;) {
+    size_t e = end - p > CHUNK ? p + CHUNK : end;
+    char *cur = buf;
+    int rc = dli_segment_run(f, p, &e, &dli_pack_action, &cur, pk);
+    size_t e2 = e;
+    cur = buf;
+    if (!rc)
+      rc = dli_segment_run(t, p, &e2, &dli_unpack_action, &cur, up);
+    if (rc)
+      return rc;
+    p = e;
+  }
+  return DL_OK;
+}
+
+/* [first, end) of f's stream into t's memory; both ranges valid, buffers
+   checked */
+static int copy_range(dl_segment *f, dl_segment *t, size_t first, size_t end)
+{
+  int rc = check_bounds(f, first, end);
+  if (!rc)
+    rc = check_bounds(t, first, end);
+  if (rc || first == end)
+    return rc;
+  bool fd = seg_dense(f), td = seg_dense(t);
+  if (fd || td) {
+    last_route = DLI_COPY_DENSE;
+    if (fd && td) {
+      memcpy(dense_base(t) + first, dense_base(f) + first, end - first);
+      return DL_OK;
+    }
+    size_t e = end;
+    char *cur = (fd ? dense_base(f) : dense_base(t)) + first;
+    if (fd) {
+      dli_jit_note_use(t->type, DLI_JIT_UNPACK);
+      return dli_segment_run(t, first, &e, &dli_unpack_action, &cur,
+                             dli_bulk_for(t->type, DLI_JIT_UNPACK));
+    }
+    dli_jit_note_use(f->type, DLI_JIT_PACK);
+    return dli_segment_run(f, first, &e, &dli_pack_action, &cur,
+                           dli_bulk_for(f->type, DLI_JIT_PACK));
+  }
+  /* the first batches of both sides decide the route, and are the first
+     batches of the lockstep walk when it is taken */
+  struct batch a = {.pos = first}, b = {.pos = first};
+  bool empty;
+  rc = fill(f, &a, end, &empty);
+  if (!rc)
+    rc = fill(t, &b, end, &empty);
+  if (rc)
+    return rc;
+  size_t ma = mean_run(&a, first), mb = mean_run(&b, first);
+  bool step = forced_route ? forced_route == DLI_COPY_LOCKSTEP
+                           : (ma < mb ? ma : mb) >= LOCKSTEP_MIN_RUN;
+  if (step) {
+    last_route = DLI_COPY_LOCKSTEP;
+    return lockstep(f, t, &a, &b, end);
+  }
+  last_route = DLI_COPY_CHUNKED;
+  dli_jit_note_use(f->type, DLI_JIT_PACK);
+  dli_jit_note_use(t->type, DLI_JIT_UNPACK);
+  return chunked(f, t, first, end);
+}
+
+int dl_segment_copy(dl_segment *from, dl_segment *to, size_t first,
+                    size_t *last)
+{
+  if (!from || !to || !last)
+    return dli_fail(DL_ERR_ARG, "dl_segment_copy: NULL segment or last");
+  if (from == to)
+    return dli_fail(DL_ERR_ARG, "dl_segment_copy: from and to are one segment");
+  size_t size = from->size < to->size ? from->size : to->size;
+  if (first > *last || first > size)
+    return dli_fail(DL_ERR_ARG, "dl_segment_copy: first %zu past *last %zu "
+                    "or past the shorter stream's %zu bytes", first, *last,
+                    size);
+  size_t end = *last < size ? *last : size;
+  if (first < end) {
+    int rc = dli_check_bottom((const void *)from->buf, from->count, from->type,
+                              "dl_segment_copy");
+    if (!rc)
+      rc = dli_check_bottom((const void *)to->buf, to->count, to->type,
+                            "dl_segment_copy");
+    if (rc)
+      return rc;
+  }
+  int rc = copy_range(from, to, first, end);
+  if (!rc)
+    *last = end;
+  return rc;
+}
+
+int dl_copy(const void *src, dl_count scount, const dl_type *st, void *dst,
+            dl_count dcount, const dl_type *dt, size_t *copied)
+{
+  if (copied)
+    *copied = 0;
+  if (!dli_type_valid(st) || !dli_type_valid(dt))
+    return dli_fail(DL_ERR_ARG, "dl_copy: NULL or freed type");
+  if (scount < 0 || dcount < 0)
+    return dli_fail(DL_ERR_ARG, "dl_copy: negative count");
+  if (!copied)
+    return dli_fail(DL_ERR_ARG, "dl_copy: NULL copied pointer");
+  if (!dli_type_committed(st) || !dli_type_committed(dt))
+    return dli_fail(DL_ERR_NOT_COMMITTED, "dl_copy: type not committed");
+  size_t ss, ds;
+  int rc = dl_pack_size(scount, st, &ss);
+  if (!rc)
+    rc = dl_pack_size(dcount, dt, &ds);
+  if (rc)
+    return rc;
+  size_t n = ss < ds ? ss : ds;
+  if (n > 0) {
+    rc = dli_check_bottom(src, scount, st, "dl_copy");
+    if (!rc)
+      rc = dli_check_bottom(dst, dcount, dt, "dl_copy");
+    if (rc)
+      return rc;
+    int fs = dli_segment_frames(st), fd = dli_segment_frames(dt);
+    size_t bs = dli_segment_bytes(fs), bd = dli_segment_bytes(fd);
+    bool heap = fs > STACK_FRAMES || fd > STACK_FRAMES;
+    char *mem = heap ? malloc(bs + bd) : __builtin_alloca(bs + bd);
+    if (!mem)
+      return DL_ERR_NOMEM;
+    dl_segment *f = (dl_segment *)mem, *t = (dl_segment *)(mem + bs);
+    rc = dli_segment_init(f, fs, (uintptr_t)src, scount, st);
+    if (!rc)
+      rc = dli_segment_init(t, fd, (uintptr_t)dst, dcount, dt);
+    if (!rc)
+      rc = copy_range(f, t, 0, n);
+    if (heap)
+      free(mem);
+    if (rc)
+      return rc;
+  }
+  *copied = n;
+  return ds < ss ? DL_ERR_TRUNCATE : DL_OK;
+}

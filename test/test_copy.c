@@ -1,0 +1,425 @@
+/* Type-to-type copies (dl_copy, dl_segment_copy) against the typemap
+ * model: random pairs of layouts, whole and in shuffled byte ranges, each
+ * route (dense side, lockstep, chunked) seen to fire, memory outside the
+ * destination's data untouched, and every error. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "actions.h"
+#include "buffers.h"
+#include "model.h"
+#include "randtype.h"
+
+#define BYTE dl_builtin(DL_BYTE)
+#define INT32 dl_builtin(DL_INT32)
+#define GUARD 64
+
+static uint64_t seed;
+
+static int scaled(int n)
+{
+  const char *s = getenv("DL_TEST_SCALE");
+  double f = s ? atof(s) : 1.0;
+  int k = (int)(n * f);
+  return k > 0 ? k : 1;
+}
+
+/* one side of a copy: a committed type, a count, its byte map, and memory
+   covering the map with GUARD bytes either side */
+typedef struct side {
+  rtype rt;            /* random type, or rt.t alone for a byte layout */
+  dl_type *t;
+  dl_count count;
+  mrun *runs;
+  size_t nruns, size;
+  char *mem, *origin;
+  size_t len;
+  char desc[96];
+} side;
+
+static void side_mem(side *s, rng *r)
+{
+  dl_aint lo = 0, hi = 0;
+  for (size_t i = 0; i < s->nruns; i++) {
+    if (i == 0 || s->runs[i].disp < lo) lo = s->runs[i].disp;
+    if (i == 0 || s->runs[i].disp + s->runs[i].len > hi)
+      hi = s->runs[i].disp + s->runs[i].len;
+  }
+  s->len = (size_t)(hi - lo) + 2 * GUARD;
+  s->mem = malloc(s->len);
+  s->origin = s->mem + GUARD - lo;
+  for (size_t i = 0; i < s->len; i++)
+    s->mem[i] = (char)rng_next(r);
+}
+
+/* a random type from the generator, count 0-3 */
+static void side_random(side *s, rng *r)
+{
+  memset(s, 0, sizeof(*s));
+  int rc = rtype_gen(r, (int)rng_range(r, 1, 5), &s->rt, NULL);
+  ck_assert_msg(rc == 0, "seed %llu: building %s failed",
+                (unsigned long long)seed, s->rt.desc);
+  s->t = s->rt.t;
+  s->count = rng_range(r, 0, 3);
+  ck_assert_int_eq(model_bytemap(s->rt.m, s->count, &s->runs, &s->nruns), 0);
+  s->size = runs_bytes(s->runs, s->nruns);
+  side_mem(s, r);
+}
+
+/* `size` bytes as an hindexed layout of bytes: runs of [minb, maxb] bytes
+   with gaps of 0-15 bytes, placed upwards or downwards in memory */
+static void side_bytes(side *s, rng *r, size_t size, size_t minb, size_t maxb)
+{
+  memset(s, 0, sizeof(*s));
+  size_t cap = size / minb + 2, n = 0;
+  dl_count *bls = malloc(cap * sizeof(*bls));
+  dl_aint *ds = malloc(cap * sizeof(*ds));
+  s->runs = malloc(cap * sizeof(*s->runs));
+  bool down = rng_range(r, 0, 1);
+  dl_aint at = 0;
+  for (size_t done = 0; done < size; n++) {
+    size_t b = (size_t)rng_range(r, (int64_t)minb, (int64_t)maxb);
+    if (b > size - done)
+      b = size - done;
+    dl_aint gap = rng_range(r, 0, 15);
+    if (down)
+      at -= (dl_aint)b + gap;
+    bls[n] = (dl_count)b;
+    ds[n] = at;
+    s->runs[n] = (mrun){at, (dl_count)b, 0};
+    if (!down)
+      at += (dl_aint)b + gap;
+    done += b;
+  }
+  ck_assert_int_eq(dl_type_hindexed((dl_count)n, bls, ds, BYTE, &s->t), DL_OK);
+  ck_assert_int_eq(dl_type_commit(s->t), DL_OK);
+  s->count = 1;
+  s->nruns = n;
+  s->size = size;
+  snprintf(s->desc, sizeof(s->desc), "bytes(%zu runs of %zu-%zu, %s)", n,
+           minb, maxb, down ? "down" : "up");
+  free(bls);
+  free(ds);
+  side_mem(s, r);
+}
+
+static void side_free(side *s)
+{
+  if (s->rt.t)
+    rtype_free(&s->rt);
+  else
+    dl_type_free(&s->t);
+  free(s->runs);
+  free(s->mem);
+}
+
+static const char *side_desc(const side *s)
+{
+  return s->rt.desc ? s->rt.desc : s->desc;
+}
+
+/* the model's answer: stream bytes [first, end) of `in` (the whole stream)
+   stored where dst's runs place them */
+static void model_store(const side *d, char *origin, const char *in,
+                        size_t first, size_t end)
+{
+  size_t pos = 0;
+  for (size_t i = 0; i < d->nruns && pos < end; i++) {
+    size_t len = (size_t)d->runs[i].len;
+    size_t a = pos > first ? pos : first, z = pos + len < end ? pos + len : end;
+    if (a < z)
+      memcpy(origin + d->runs[i].disp + (a - pos), in + a, z - a);
+    pos += len;
+  }
+}
+
+/* the range [0, size) cut into pieces of random sizes */
+static size_t cut(rng *r, size_t size, size_t *edges, size_t max)
+{
+  size_t n = 0, at = 0, big = size / 3 + 1;
+  edges[n++] = 0;
+  while (at < size && n < max - 1) {
+    size_t step = rng_range(r, 0, 3) == 0 ? (size_t)rng_range(r, 1, (int64_t)big)
+                                          : (size_t)rng_range(r, 1, 9);
+    at = at + step < size ? at + step : size;
+    edges[n++] = at;
+  }
+  if (at < size)
+    edges[n++] = size;
+  return n;
+}
+
+static void shuffle(rng *r, size_t *v, size_t n)
+{
+  for (size_t i = n; i > 1; i--) {
+    size_t j = (size_t)rng_range(r, 0, (int64_t)i - 1), t = v[i - 1];
+    v[i - 1] = v[j];
+    v[j] = t;
+  }
+}
+
+static long routes[4];
+
+static int by_disp(const void *x, const void *y)
+{
+  const mrun *a = x, *b = y;
+  return a->disp < b->disp ? -1 : a->disp > b->disp;
+}
+
+/* whether some byte is written twice (copies of a negative or short
+   extent): ranges in shuffled order may then end with another winner */
+static bool overlaps(const side *s)
+{
+  mrun *v = malloc((s->nruns + 1) * sizeof(*v));
+  memcpy(v, s->runs, s->nruns * sizeof(*v));
+  qsort(v, s->nruns, sizeof(*v), by_disp);
+  bool o = false;
+  for (size_t i = 1; i < s->nruns && !o; i++)
+    o = v[i].disp < v[i - 1].disp + v[i - 1].len;
+  free(v);
+  return o;
+}
+
+/* copies a into b both with dl_copy and in shuffled ranges with
+   dl_segment_copy, each against the model */
+static void check_pair(rng *r, side *a, side *b)
+{
+  char *stream = malloc(a->size + 1);
+  model_pack(a->runs, a->nruns, a->origin, stream);
+  size_t n = a->size < b->size ? a->size : b->size;
+  char *want = malloc(b->len), *orig = malloc(b->len);
+  memcpy(orig, b->mem, b->len);
+  memcpy(want, b->mem, b->len);
+  model_store(b, want + (b->origin - b->mem), stream, 0, n);
+
+  size_t copied = 12345;
+  int rc = dl_copy(a->origin, a->count, a->t, b->origin, b->count, b->t, &copied);
+  ck_assert_msg(rc == (b->size < a->size ? DL_ERR_TRUNCATE : DL_OK),
+                "seed %llu: rc %d, %s x%lld -> %s x%lld", (unsigned long long)seed,
+                rc, side_desc(a), (long long)a->count, side_desc(b),
+                (long long)b->count);
+  ck_assert_uint_eq(copied, n);
+  if (n)
+    routes[dli_copy_last_route()]++;
+  ck_assert_msg(memcmp(want, b->mem, b->len) == 0,
+                "seed %llu: dl_copy %s x%lld -> %s x%lld differs",
+                (unsigned long long)seed, side_desc(a), (long long)a->count,
+                side_desc(b), (long long)b->count);
+
+  /* the same in random ranges, in shuffled order */
+  memcpy(b->mem, orig, b->len);
+  dl_segment *f, *t;
+  ck_assert_int_eq(dl_segment_create(a->origin, a->count, a->t, &f), DL_OK);
+  ck_assert_int_eq(dl_segment_create(b->origin, b->count, b->t, &t), DL_OK);
+  size_t edges[66];
+  size_t ne = cut(r, n, edges, 66);
+  size_t *order = malloc(ne * sizeof(*order));
+  for (size_t i = 0; i + 1 < ne; i++)
+    order[i] = i;
+  shuffle(r, order, ne - 1);
+  for (size_t k = 0; k + 1 < ne; k++) {
+    size_t i = order[k], last = edges[i + 1];
+    /* the last range asks past the end: clipped */
+    if (last == n && rng_range(r, 0, 1))
+      last = n + 100;
+    ck_assert_int_eq(dl_segment_copy(f, t, edges[i], &last), DL_OK);
+    ck_assert_uint_eq(last, edges[i + 1]);
+  }
+  ck_assert_msg(overlaps(b) || memcmp(want, b->mem, b->len) == 0,
+                "seed %llu: dl_segment_copy %s x%lld -> %s x%lld differs",
+                (unsigned long long)seed, side_desc(a), (long long)a->count,
+                side_desc(b), (long long)b->count);
+  dl_segment_free(&f);
+  dl_segment_free(&t);
+  free(order);
+  free(stream);
+  free(want);
+  free(orig);
+}
+
+START_TEST(random_pairs)
+{
+  rng r = {seed ^ 20};
+  int n = scaled(3000);
+  memset(routes, 0, sizeof(routes));
+  for (int it = 0; it < n; it++) {
+    side a, b;
+    int mode = (int)rng_range(&r, 0, 3);
+    side_random(&a, &r);
+    if (mode == 0) {
+      side_random(&b, &r);          /* sizes differ: truncation or a tail */
+    } else if (a.size == 0) {
+      side_random(&b, &r);
+    } else {
+      size_t lo = mode == 1 ? 1 : 64, hi = mode == 1 ? 3 : 2048;
+      side_bytes(&b, &r, a.size, lo, hi);
+    }
+    if (rng_range(&r, 0, 1)) {
+      check_pair(&r, &a, &b);
+    } else {
+      /* the other direction: into the random type */
+      check_pair(&r, &b, &a);
+    }
+    side_free(&a);
+    side_free(&b);
+  }
+  /* byte layouts on both sides, long and short runs */
+  for (int it = 0; it < scaled(300); it++) {
+    side a, b;
+    size_t size = (size_t)rng_range(&r, 1, 300000);
+    bool lng = it & 1;
+    side_bytes(&a, &r, size, lng ? 300 : 1, lng ? 8000 : 4);
+    side_bytes(&b, &r, size, lng ? 300 : 1, lng ? 8000 : 4);
+    check_pair(&r, &a, &b);
+    side_free(&a);
+    side_free(&b);
+  }
+  ck_assert_int_gt(routes[DLI_COPY_DENSE], 0);
+  ck_assert_int_gt(routes[DLI_COPY_LOCKSTEP], 0);
+  ck_assert_int_gt(routes[DLI_COPY_CHUNKED], 0);
+}
+END_TEST
+
+/* each route fires where it should: a dense side, long runs on both
+   sides, short runs on one */
+START_TEST(routes_fire)
+{
+  rng r = {seed ^ 21};
+  side a, b, c, d;
+  side_bytes(&a, &r, 100000, 1000, 1000);
+  side_bytes(&b, &r, 100000, 700, 900);
+  side_bytes(&c, &r, 100000, 1, 2);
+  dl_type *dense;
+  ck_assert_int_eq(dl_type_contiguous(100000, BYTE, &dense), DL_OK);
+  ck_assert_int_eq(dl_type_commit(dense), DL_OK);
+  char *mem = malloc(100000);
+  for (int i = 0; i < 100000; i++)
+    mem[i] = (char)i;
+  size_t copied;
+  ck_assert_int_eq(dl_copy(a.origin, 1, a.t, b.origin, 1, b.t, &copied), DL_OK);
+  ck_assert_int_eq(dli_copy_last_route(), DLI_COPY_LOCKSTEP);
+  ck_assert_int_eq(dl_copy(a.origin, 1, a.t, c.origin, 1, c.t, &copied), DL_OK);
+  ck_assert_int_eq(dli_copy_last_route(), DLI_COPY_CHUNKED);
+  ck_assert_int_eq(dl_copy(c.origin, 1, c.t, b.origin, 1, b.t, &copied), DL_OK);
+  ck_assert_int_eq(dli_copy_last_route(), DLI_COPY_CHUNKED);
+  ck_assert_int_eq(dl_copy(mem, 1, dense, c.origin, 1, c.t, &copied), DL_OK);
+  ck_assert_int_eq(dli_copy_last_route(), DLI_COPY_DENSE);
+  /* and the bytes are right: through c and back, then compare */
+  char *back = malloc(100000);
+  side_bytes(&d, &r, 100000, 1, 1);
+  ck_assert_int_eq(dl_copy(c.origin, 1, c.t, d.origin, 1, d.t, &copied), DL_OK);
+  ck_assert_int_eq(dl_copy(d.origin, 1, d.t, back, 1, dense, &copied), DL_OK);
+  ck_assert_int_eq(dli_copy_last_route(), DLI_COPY_DENSE);
+  ck_assert(memcmp(mem, back, 100000) == 0);
+  side_free(&a);
+  side_free(&b);
+  side_free(&c);
+  side_free(&d);
+  dl_type_free(&dense);
+  free(mem);
+  free(back);
+}
+END_TEST
+
+START_TEST(errors)
+{
+  dl_type *v, *u;
+  ck_assert_int_eq(dl_type_vector(4, 1, 2, INT32, &v), DL_OK);
+  ck_assert_int_eq(dl_type_commit(v), DL_OK);
+  ck_assert_int_eq(dl_type_vector(4, 1, 2, INT32, &u), DL_OK);   /* uncommitted */
+  int32_t src[8] = {1, 2, 3, 4, 5, 6, 7, 8}, dst[8];
+  int32_t small[4];
+  memset(dst, 0x55, sizeof(dst));
+  size_t copied = 7;
+  ck_assert_int_eq(dl_copy(src, 1, NULL, dst, 1, v, &copied), DL_ERR_ARG);
+  ck_assert_uint_eq(copied, 0);
+  ck_assert_int_eq(dl_copy(src, 1, v, dst, 1, NULL, &copied), DL_ERR_ARG);
+  ck_assert_int_eq(dl_copy(src, 1, v, dst, 1, v, NULL), DL_ERR_ARG);
+  ck_assert_int_eq(dl_copy(src, -1, v, dst, 1, v, &copied), DL_ERR_ARG);
+  ck_assert_int_eq(dl_copy(src, 1, v, dst, -1, v, &copied), DL_ERR_ARG);
+  ck_assert_int_eq(dl_copy(src, 1, u, dst, 1, v, &copied), DL_ERR_NOT_COMMITTED);
+  ck_assert_int_eq(dl_copy(src, 1, v, dst, 1, u, &copied), DL_ERR_NOT_COMMITTED);
+  /* NULL buffers with relative data: refused, nothing written */
+  ck_assert_int_eq(dl_copy(NULL, 1, v, dst, 1, v, &copied), DL_ERR_ARG);
+  ck_assert_ptr_nonnull(strstr(dl_last_error_detail(), "dl_copy: NULL buffer"));
+  ck_assert_int_eq(dl_copy(src, 1, v, NULL, 1, v, &copied), DL_ERR_ARG);
+  for (int i = 0; i < 8; i++)
+    ck_assert_int_eq(dst[i], 0x55555555);
+  /* nothing to copy: NULL buffers are fine */
+  ck_assert_int_eq(dl_copy(NULL, 0, v, NULL, 0, v, &copied), DL_OK);
+  ck_assert_uint_eq(copied, 0);
+  /* overflow of a packed size */
+  ck_assert_int_eq(dl_copy(src, INT64_MAX, v, dst, 1, v, &copied), DL_ERR_OVERFLOW);
+  /* truncation: 16 bytes into 8, what fits is copied, nothing past */
+  memset(small, 0x55, sizeof(small));
+  ck_assert_int_eq(dl_copy(src, 1, v, small, 2, INT32, &copied), DL_ERR_TRUNCATE);
+  ck_assert_uint_eq(copied, 8);
+  ck_assert(small[0] == 1 && small[1] == 3 && small[2] == 0x55555555 &&
+            small[3] == 0x55555555);
+  /* a larger destination: its tail untouched */
+  ck_assert_int_eq(dl_copy(src, 1, INT32, dst, 1, v, &copied), DL_OK);
+  ck_assert_uint_eq(copied, 4);
+  ck_assert(dst[0] == 1 && dst[2] == 0x55555555);
+
+  dl_segment *f, *t, *nul, *bnd;
+  ck_assert_int_eq(dl_segment_create(src, 1, v, &f), DL_OK);
+  ck_assert_int_eq(dl_segment_create(dst, 1, v, &t), DL_OK);
+  ck_assert_int_eq(dl_segment_create(NULL, 1, v, &nul), DL_OK);
+  ck_assert_int_eq(dl_segment_create_bounded(dst, 1, v, 0, 20, &bnd), DL_OK);
+  size_t last = 16;
+  ck_assert_int_eq(dl_segment_copy(NULL, t, 0, &last), DL_ERR_ARG);
+  ck_assert_int_eq(dl_segment_copy(f, NULL, 0, &last), DL_ERR_ARG);
+  ck_assert_int_eq(dl_segment_copy(f, t, 0, NULL), DL_ERR_ARG);
+  ck_assert_int_eq(dl_segment_copy(f, f, 0, &last), DL_ERR_ARG);
+  last = 4;
+  ck_assert_int_eq(dl_segment_copy(f, t, 8, &last), DL_ERR_ARG);   /* first > *last */
+  last = 40;
+  ck_assert_int_eq(dl_segment_copy(f, t, 17, &last), DL_ERR_ARG);  /* past the end */
+  memset(dst, 0x55, sizeof(dst));
+  last = 16;
+  ck_assert_int_eq(dl_segment_copy(nul, t, 0, &last), DL_ERR_ARG);
+  ck_assert_int_eq(dl_segment_copy(f, nul, 0, &last), DL_ERR_ARG);
+  /* the bounded segment's last element (bytes 24..27) lies outside */
+  ck_assert_int_eq(dl_segment_copy(f, bnd, 0, &last), DL_ERR_BOUNDS);
+  for (int i = 0; i < 8; i++)
+    ck_assert_int_eq(dst[i], 0x55555555);
+  /* its first three elements are inside */
+  last = 12;
+  ck_assert_int_eq(dl_segment_copy(f, bnd, 0, &last), DL_OK);
+  ck_assert(dst[0] == 1 && dst[2] == 3 && dst[4] == 5 && dst[6] == 0x55555555);
+  /* an empty range with a NULL buffer is fine; clipped to 16 */
+  last = 16;
+  ck_assert_int_eq(dl_segment_copy(nul, t, 16, &last), DL_OK);
+  last = 1000;
+  ck_assert_int_eq(dl_segment_copy(f, t, 0, &last), DL_OK);
+  ck_assert_uint_eq(last, 16);
+  ck_assert(dst[6] == 7 && dst[7] == 0x55555555);
+  dl_segment_free(&f);
+  dl_segment_free(&t);
+  dl_segment_free(&nul);
+  dl_segment_free(&bnd);
+  dl_type_free(&v);
+  dl_type_free(&u);
+}
+END_TEST
+
+int main(void)
+{
+  const char *e = getenv("DL_TEST_SEED");
+  seed = e ? strtoull(e, NULL, 0) : (uint64_t)time(NULL);
+  fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat)\n",
+          (unsigned long long)seed);
+  Suite *su = suite_create("copy");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, random_pairs);
+  tcase_add_test(tc, routes_fire);
+  tcase_add_test(tc, errors);
+  suite_add_tcase(su, tc);
+  SRunner *sr = srunner_create(su);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

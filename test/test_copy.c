@@ -171,7 +171,9 @@ static int by_disp(const void *x, const void *y)
    extent): ranges in shuffled order may then end with another winner */
 static bool overlaps(const side *s)
 {
-  mrun *v = malloc((s->nruns + 1) * sizeof(*v));
+  if (s->nruns < 2)
+    return false;
+  mrun *v = malloc(s->nruns * sizeof(*v));
   memcpy(v, s->runs, s->nruns * sizeof(*v));
   qsort(v, s->nruns, sizeof(*v), by_disp);
   bool o = false;

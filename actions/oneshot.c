@@ -40,6 +40,29 @@ int dl_type_dense(dl_count count, const dl_type *t, int *dense, dl_aint *offset)
   return DL_OK;
 }
 
+/* the piece of a whole leaf loop, or of a parent fused over one, at user;
+   returns the kind of kernel it takes. A plain leaf is read directly: the
+   general loading costs a third of a small one-shot call. */
+static int leaf_piece(const dli_loop *l, uintptr_t user, dl_piece *p)
+{
+  if (l->leaf && l->kind != DLI_CONTIG) {
+    *p = (dl_piece){.base = (char *)(user + (uintptr_t)l->offset), .reps = 1,
+                    .count = l->count, .blk = (size_t)l->blocklen, .stride = l->stride,
+                    .offs = l->kind == DLI_VECTOR ? NULL : l->offs,
+                    .pre = l->kind == DLI_INDEXED ? l->pre : NULL,
+                    .min_blk = l->min_blk, .max_blk = l->max_blk};
+    return l->kind;
+  }
+  dli_leaf lf;
+  dli_leaf_load(&lf, l, user);
+  *p = (dl_piece){.base = (char *)lf.base, .reps = lf.reps, .rep_stride = lf.rstride,
+                  .count = lf.count, .blk = lf.blk, .stride = lf.stride,
+                  .offs = lf.kind == DLI_VECTOR ? NULL : lf.offs,
+                  .pre = lf.kind == DLI_INDEXED ? lf.pre : NULL,
+                  .min_blk = lf.min_blk, .max_blk = lf.max_blk};
+  return lf.kind;
+}
+
 /* Moves the first min(size, avail) packed bytes between user memory and
    the packed buffer; *moved says how many. */
 static int oneshot(const dl_action *a, bool pack, uintptr_t user,
@@ -71,21 +94,16 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
   }
   if (count == 1 && (l->leaf || l->fuse) && n == size) {
     /* one leaf loop: straight to the kernel, no segment */
-    dli_leaf lf;
-    dli_leaf_load(&lf, l, user);
-    dl_piece p = {.base = (char *)lf.base, .reps = lf.reps, .rep_stride = lf.rstride,
-                  .count = lf.count, .blk = lf.blk, .stride = lf.stride,
-                  .offs = lf.kind == DLI_VECTOR ? NULL : lf.offs,
-                  .pre = lf.kind == DLI_INDEXED ? lf.pre : NULL,
-                  .min_blk = lf.min_blk, .max_blk = lf.max_blk};
     char *cur = packed;
     if (bulk && bulk(&cur, l, user, 0, dli_jit_elems(l), size) == size) {
       *moved = size;
       return DL_OK;
     }
-    *moved = lf.kind == DLI_VECTOR ? a->vector(&cur, &p)
-           : lf.kind == DLI_BLOCKINDEXED ? a->blockindexed(&cur, &p)
-                                         : a->indexed(&cur, &p);
+    dl_piece p;
+    int kind = leaf_piece(l, user, &p);
+    *moved = kind == DLI_VECTOR ? a->vector(&cur, &p)
+           : kind == DLI_BLOCKINDEXED ? a->blockindexed(&cur, &p)
+                                      : a->indexed(&cur, &p);
     return DL_OK;
   }
   int frames = dli_segment_frames(t);

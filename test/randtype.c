@@ -21,6 +21,30 @@ int64_t rng_range(rng *r, int64_t lo, int64_t hi)
   return lo + (int64_t)(rng_next(r) % (uint64_t)(hi - lo + 1));
 }
 
+size_t rng_cut(rng *r, size_t size, size_t *edges, size_t max)
+{
+  size_t n = 0, at = 0, big = size / 3 + 1;
+  edges[n++] = 0;
+  while (at < size && n < max - 1) {
+    size_t step = rng_range(r, 0, 3) == 0 ? (size_t)rng_range(r, 1, (int64_t)big)
+                                          : (size_t)rng_range(r, 1, 9);
+    at = at + step < size ? at + step : size;
+    edges[n++] = at;
+  }
+  if (at < size)
+    edges[n++] = size;
+  return n;
+}
+
+void rng_shuffle(rng *r, size_t *v, size_t n)
+{
+  for (size_t i = n; i > 1; i--) {
+    size_t j = (size_t)rng_range(r, 0, (int64_t)i - 1), t = v[i - 1];
+    v[i - 1] = v[j];
+    v[j] = t;
+  }
+}
+
 static void recipe_free(recipe *rc)
 {
   if (!rc)

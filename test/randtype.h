@@ -15,6 +15,12 @@ typedef struct rng {
 uint64_t rng_next(rng *r);
 /* uniform in [lo, hi] */
 int64_t rng_range(rng *r, int64_t lo, int64_t hi);
+/* [0, size) cut into pieces of random sizes (mostly 1-9 bytes, some up to
+   a third of it): edges[0] = 0 ... edges[n - 1] = size, n returned, at
+   most max edges */
+size_t rng_cut(rng *r, size_t size, size_t *edges, size_t max);
+/* v[0..n) in random order */
+void rng_shuffle(rng *r, size_t *v, size_t n);
 
 enum {
   RT_BUILTIN, RT_CONTIG, RT_VECTOR, RT_HVECTOR, RT_INDEXED, RT_HINDEXED,

@@ -134,31 +134,6 @@ static void model_store(const side *d, char *origin, const char *in,
   }
 }
 
-/* the range [0, size) cut into pieces of random sizes */
-static size_t cut(rng *r, size_t size, size_t *edges, size_t max)
-{
-  size_t n = 0, at = 0, big = size / 3 + 1;
-  edges[n++] = 0;
-  while (at < size && n < max - 1) {
-    size_t step = rng_range(r, 0, 3) == 0 ? (size_t)rng_range(r, 1, (int64_t)big)
-                                          : (size_t)rng_range(r, 1, 9);
-    at = at + step < size ? at + step : size;
-    edges[n++] = at;
-  }
-  if (at < size)
-    edges[n++] = size;
-  return n;
-}
-
-static void shuffle(rng *r, size_t *v, size_t n)
-{
-  for (size_t i = n; i > 1; i--) {
-    size_t j = (size_t)rng_range(r, 0, (int64_t)i - 1), t = v[i - 1];
-    v[i - 1] = v[j];
-    v[j] = t;
-  }
-}
-
 static long routes[4];
 
 static int by_disp(const void *x, const void *y)
@@ -215,11 +190,11 @@ static void check_pair(rng *r, side *a, side *b)
   ck_assert_int_eq(dl_segment_create(a->origin, a->count, a->t, &f), DL_OK);
   ck_assert_int_eq(dl_segment_create(b->origin, b->count, b->t, &t), DL_OK);
   size_t edges[66];
-  size_t ne = cut(r, n, edges, 66);
+  size_t ne = rng_cut(r, n, edges, 66);
   size_t *order = malloc(ne * sizeof(*order));
   for (size_t i = 0; i + 1 < ne; i++)
     order[i] = i;
-  shuffle(r, order, ne - 1);
+  rng_shuffle(r, order, ne - 1);
   for (size_t k = 0; k + 1 < ne; k++) {
     size_t i = order[k], last = edges[i + 1];
     /* the last range asks past the end: clipped */

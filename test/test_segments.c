@@ -112,32 +112,6 @@ START_TEST(random_pack_unpack)
 }
 END_TEST
 
-/* the range [0, size) cut into pieces of random sizes */
-static size_t cut(rng *r, size_t size, size_t *edges, size_t max)
-{
-  size_t n = 0, at = 0;
-  size_t big = size / 3 + 1;
-  edges[n++] = 0;
-  while (at < size && n < max - 1) {
-    size_t step = rng_range(r, 0, 3) == 0 ? (size_t)rng_range(r, 1, (int64_t)big)
-                                          : (size_t)rng_range(r, 1, 9);
-    at = at + step < size ? at + step : size;
-    edges[n++] = at;
-  }
-  if (at < size)
-    edges[n++] = size;
-  return n;
-}
-
-static void shuffle(rng *r, size_t *v, size_t n)
-{
-  for (size_t i = n; i > 1; i--) {
-    size_t j = (size_t)rng_range(r, 0, (int64_t)i - 1), t = v[i - 1];
-    v[i - 1] = v[j];
-    v[j] = t;
-  }
-}
-
 START_TEST(random_chunks)
 {
   rng r = {seed ^ 2};
@@ -148,7 +122,7 @@ START_TEST(random_chunks)
     case_new(&r, &c);
     char *want = malloc(c.size + 1), *got = malloc(c.size + 1);
     model_pack(c.runs, c.nruns, c.mem.origin, want);
-    size_t ne = cut(&r, c.size, edges, 256);
+    size_t ne = rng_cut(&r, c.size, edges, 256);
     dl_segment *s;
     ck_assert_int_eq(dl_segment_create(c.mem.origin, c.count, c.rt.t, &s), DL_OK);
     ck_assert_uint_eq(dl_segment_size(s), c.size);
@@ -156,7 +130,7 @@ START_TEST(random_chunks)
       for (size_t k = 0; k + 1 < ne; k++)
         order[k] = k;
       if (pass == 1)
-        shuffle(&r, order, ne - 1);          /* out of order */
+        rng_shuffle(&r, order, ne - 1);          /* out of order */
       memset(got, 0, c.size);
       for (size_t k = 0; k + 1 < ne; k++) {
         size_t a = edges[order[k]], z = edges[order[k] + 1], last = z;
@@ -179,7 +153,7 @@ START_TEST(random_chunks)
     ck_assert_int_eq(dl_unpack(want, c.size, &pos, one.origin, c.count, c.rt.t), DL_OK);
     dl_segment *u;
     ck_assert_int_eq(dl_segment_create(two.origin, c.count, c.rt.t, &u), DL_OK);
-    shuffle(&r, order, ne - 1);
+    rng_shuffle(&r, order, ne - 1);
     for (size_t k = 0; k + 1 < ne; k++) {
       size_t a = edges[order[k]], z = edges[order[k] + 1], last = z;
       ck_assert_int_eq(dl_segment_unpack(u, a, &last, want + a), DL_OK);
@@ -794,10 +768,10 @@ START_TEST(compiled_code_in_the_walker)
     if (!dli_is_dense(c.rt.t->loop) && c.count == 1)
       ck_assert_msg(slot_calls > 0, "compiled code never called: " CASE_FMT,
                     CASE_ARGS(&c));
-    size_t ne = cut(&r, c.size, edges, 256);
+    size_t ne = rng_cut(&r, c.size, edges, 256);
     for (size_t k = 0; k + 1 < ne; k++)
       order[k] = k;
-    shuffle(&r, order, ne - 1);
+    rng_shuffle(&r, order, ne - 1);
     dl_segment *s;
     ck_assert_int_eq(dl_segment_create(c.mem.origin, c.count, c.rt.t, &s), DL_OK);
     memset(got, 0, c.size);

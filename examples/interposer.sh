@@ -9,7 +9,7 @@ lib=$b/.libs/libdataloop-mpi-preload.so
 [ -x "$prog" ] || { echo "$prog not built" >&2; exit 1; }
 
 echo "== plain MPICH"
-out=$(timeout 120 "$MPIEXEC" -n 2 "$prog") ||
+out=$(timeout 300 "$MPIEXEC" -n 2 "$prog") ||
   { echo "$out"; echo "FAILED: plain run" >&2; exit 1; }
 echo "$out"
 n=$(printf '%s\n' "$out" | grep -c 'column ok; no interposer loaded')
@@ -20,6 +20,6 @@ n=$(printf '%s\n' "$out" | grep -c 'column ok; no interposer loaded')
 [ -f "$lib" ] ||
   { echo "no $lib (--disable-shared?): preloaded run not made" >&2; exit 77; }
 echo "== preloaded: $lib"
-timeout 120 "$MPIEXEC" -n 2 -genv LD_PRELOAD "$lib" "$prog" \
+timeout 300 "$MPIEXEC" -n 2 -genv LD_PRELOAD "$lib" "$prog" \
   --require-interposer ||
   { echo "FAILED: preloaded run" >&2; exit 1; }

@@ -43,6 +43,7 @@ int main(void)
 {
   Suite *s = suite_create("version");
   TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 300);   /* not Check's 4 s: a loaded machine */
   tcase_add_test(tc, macros_match_configure);
   tcase_add_test(tc, library_matches_configure);
   suite_add_tcase(s, tc);

@@ -2,7 +2,7 @@
 # Every shared library of the project exports dl_* symbols only; the PMPI
 # interposer exports the MPI_* functions it intercepts and its introspection
 # calls (dl_preload_active, dl_preload_counts, dl_preload_routes,
-# dl_preload_route_name),
+# dl_preload_route_name, dl_preload_rma_routes),
 # nothing else (everything else it holds, the engine included, is local).
 libs=$(find "${top_builddir:-.}/.libs" -name 'libdataloop*.so.*.*' -type f 2>/dev/null)
 if [ -z "$libs" ]; then
@@ -38,9 +38,16 @@ if [ -f "$pre" ]; then
     MPI_Testsome MPI_Request_free MPI_Cancel MPI_Pack_external MPI_Pack_external_c
     MPI_Unpack_external MPI_Unpack_external_c MPI_Pack_external_size
     MPI_Pack_external_size_c MPI_Finalize MPI_Abort MPI_Probe MPI_Iprobe MPI_Mprobe
-    MPI_Improbe MPI_Mrecv MPI_Mrecv_c MPI_Imrecv MPI_Imrecv_c MPI_Error_class"
+    MPI_Improbe MPI_Mrecv MPI_Mrecv_c MPI_Imrecv MPI_Imrecv_c MPI_Error_class
+    MPI_Put MPI_Put_c MPI_Get MPI_Get_c MPI_Accumulate MPI_Accumulate_c
+    MPI_Get_accumulate MPI_Get_accumulate_c MPI_Rput MPI_Rput_c MPI_Rget MPI_Rget_c
+    MPI_Raccumulate MPI_Raccumulate_c MPI_Rget_accumulate MPI_Rget_accumulate_c
+    MPI_Win_create MPI_Win_create_c MPI_Win_allocate MPI_Win_allocate_c
+    MPI_Win_allocate_shared MPI_Win_allocate_shared_c MPI_Win_create_dynamic
+    MPI_Win_fence MPI_Win_complete MPI_Win_unlock MPI_Win_unlock_all MPI_Win_flush
+    MPI_Win_flush_all MPI_Win_flush_local MPI_Win_flush_local_all MPI_Win_free"
   want=$(for f in $intercepted dl_preload_active dl_preload_counts dl_preload_routes \
-    dl_preload_route_name; do echo "$f"; done | sort)
+    dl_preload_route_name dl_preload_rma_routes; do echo "$f"; done | sort)
   have=$(defined "$pre" | sort)
   if [ "$want" != "$have" ]; then
     echo "$pre exports differ from the intercepted calls:" >&2

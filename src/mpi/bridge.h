@@ -29,6 +29,8 @@ typedef struct dli_mpi_info {
   unsigned props;
   dl_count fanout;
   dl_count unit;
+  MPI_Datatype basic;  /* the predefined type of every basic element
+                          (MPI_DATATYPE_NULL: mixed), as accumulates need */
 } dli_mpi_info;
 DLI_HIDDEN int dli_type_from_mpi_info(MPI_Datatype dt, dl_type **out,
                                       dli_mpi_info *info);

@@ -237,13 +237,18 @@ static int structure(const contents *c, dl_type **out, dli_mpi_info *info)
   unsigned *props = &info->props;
   info->fanout = n;
   dl_count unit = -1;
+  bool any = false;
+  info->basic = MPI_DATATYPE_NULL;
   for (int64_t i = 0; i < n && !rc; i++) {
     dli_mpi_info m;
     rc = lookup(c->types[i], &ty[i], &m);
     unsigned p = m.props;
     const dl_count bl = c->v[1 + i];
-    if (!rc && bl > 0 && !empty(ty[i]))
+    if (!rc && bl > 0 && !empty(ty[i])) {
       unit = unit_join(unit, m.unit);
+      info->basic = !any || info->basic == m.basic ? m.basic : MPI_DATATYPE_NULL;
+      any = true;
+    }
     if (!rc && bl > 0 && (p & (ZERO_BL | DLI_MPI_ENGINE_WRONG) ||
                           (bl >= 2 && negative(ty[i], p))))
       *props |= DLI_MPI_ENGINE_WRONG;
@@ -351,10 +356,10 @@ static int build(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
   contents c;
   int rc = get_contents(dt, &c);
   dl_type *old = NULL;
-  dli_mpi_info oi = {0, 0, 0};
+  dli_mpi_info oi = {.basic = MPI_DATATYPE_NULL};
   unsigned op = 0, *props = &info->props;
   const int64_t *v = c.v;
-  *info = (dli_mpi_info){0, 0, 0};
+  *info = (dli_mpi_info){.basic = MPI_DATATYPE_NULL};
   if (!rc && c.nd > 0 && c.comb != MPI_COMBINER_STRUCT &&
       c.comb != MPI_COMBINER_STRUCT_INTEGER) {
     rc = lookup(c.types[0], &old, &oi);
@@ -422,6 +427,8 @@ static int build(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
     info->fanout = fanout_of(&c, oi.fanout, info->fanout);
   if (!rc && c.comb != MPI_COMBINER_STRUCT && c.comb != MPI_COMBINER_STRUCT_INTEGER)
     info->unit = c.nd > 0 ? oi.unit : named_unit(dt);
+  if (!rc && c.comb != MPI_COMBINER_STRUCT && c.comb != MPI_COMBINER_STRUCT_INTEGER)
+    info->basic = c.nd > 0 ? oi.basic : dt;
   contents_free(&c);
   if (!rc && negative(*out, 0))
     *props |= NEG_STD;
@@ -436,9 +443,10 @@ static int build(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
 /* the cached type, building and caching it if needed; build_lock held */
 static int lookup(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
 {
-  *info = (dli_mpi_info){0, 0, 0};
+  *info = (dli_mpi_info){.basic = MPI_DATATYPE_NULL};
   if ((*out = dli_named_type(dt))) {
     info->unit = named_unit(dt);
+    info->basic = dt;
     return DL_OK;
   }
   int found = 0;
@@ -472,11 +480,12 @@ int dli_type_from_mpi_info(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
   if (!out || !info)
     return DL_ERR_ARG;
   *out = NULL;
-  *info = (dli_mpi_info){0, 0, 0};
+  *info = (dli_mpi_info){.basic = MPI_DATATYPE_NULL};
   if (dt == MPI_DATATYPE_NULL)
     return DL_ERR_ARG;
   if ((*out = dli_named_type(dt))) {
     info->unit = named_unit(dt);
+    info->basic = dt;
     return DL_OK;
   }
   pthread_once(&key_once, make_keys);

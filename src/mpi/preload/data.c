@@ -96,6 +96,7 @@ int dlp_data_get(const void *buf, MPI_Count count, MPI_Datatype dt, dlp_data *d)
   d->t = dli_named_type(dt);
   d->named = d->t != NULL;
   d->engine_ok = true;
+  d->basic = dt;
   if (!d->named) {
     dli_mpi_info info;
     int rc = dli_type_from_mpi_info(dt, &d->t, &info);
@@ -106,6 +107,7 @@ int dlp_data_get(const void *buf, MPI_Count count, MPI_Datatype dt, dlp_data *d)
     d->engine_ok = !(info.props & DLI_MPI_ENGINE_WRONG);
     d->fanout = info.fanout;
     d->unit = info.unit;
+    d->basic = info.basic;
   }
   int dense;
   dl_aint off;

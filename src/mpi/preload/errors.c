@@ -78,14 +78,31 @@ int MPI_Error_class(int errorcode, int *errorclass)
   return MPI_SUCCESS;
 }
 
-int dlp_raise_msg(MPI_Comm comm, int cls, const char *fmt, ...)
+static int code_vf(int cls, const char *fmt, va_list ap)
 {
   char msg[MSG_BYTES];
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  return code_for(cls, msg);
+}
+
+int dlp_raise_msg(MPI_Comm comm, int cls, const char *fmt, ...)
+{
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof(msg), fmt, ap);
+  int code = code_vf(cls, fmt, ap);
   va_end(ap);
-  return dlp_raise(comm, code_for(cls, msg));
+  return dlp_raise(comm, code);
+}
+
+int dlp_raise_win_msg(MPI_Win win, int cls, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  int code = code_vf(cls, fmt, ap);
+  va_end(ap);
+  DLP_TRACE("error: class %d", cls);
+  PMPI_Win_call_errhandler(win, code);
+  return code;
 }
 
 int dlp_raise_dl(MPI_Comm comm, const char *call, int cls, int dlrc)

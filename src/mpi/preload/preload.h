@@ -22,6 +22,9 @@
  *               route and its progress, a module behind dlp_streams()
  *   stats.c     counts of what it handled (dl_preload_counts, DL_STATS_FILE)
  *   probe.c     probes and matched receives; streams probed whole (parked)
+ *   window.c    windows: every rank's size and unit, the work a
+ *               synchronization leaves (freeing staging, unpacking gets)
+ *   rma.c       one-sided operations with derived datatypes and their routes
  */
 #ifndef DLP_PRELOAD_H
 #define DLP_PRELOAD_H
@@ -64,6 +67,8 @@ int dl_preload_active(void);
 /* exported (plan.c): messages each route carried, and the routes' names */
 int dl_preload_routes(unsigned long long *out, int n);
 const char *dl_preload_route_name(int route);
+/* exported (rma.c): one-sided operations each route carried as origin */
+int dl_preload_rma_routes(unsigned long long *out, int n);
 
 /* ---- counts (stats.c) ---- */
 /* what dl_preload_counts reports, in this order: MPI_Pack and MPI_Unpack
@@ -86,6 +91,9 @@ DLI_HIDDEN int dlp_raise(MPI_Comm comm, int code);
 /* the same with an error code of class cls whose MPI_Error_string is the
    formatted message (which should start with the MPI call's name) */
 DLI_HIDDEN int dlp_raise_msg(MPI_Comm comm, int cls, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* the same through a window's error handler (one-sided operations) */
+DLI_HIDDEN int dlp_raise_win_msg(MPI_Win win, int cls, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* a dataloop failure dlrc of class cls in call: the message is the call's
    name and dl_last_error_detail() (clear it before the dataloop calls),
@@ -113,6 +121,7 @@ typedef struct dlp_data {
   dl_count fanout;     /* dli_mpi_info's: what MPICH's engine's speed
                           depends on */
   dl_count unit;       /* dli_mpi_info's: MPICH's engine may receive it */
+  MPI_Datatype basic;  /* dli_mpi_info's: its one predefined element type */
 } dlp_data;
 
 enum { DLP_PASS = -1 };  /* not the interposer's business: MPICH judges */
@@ -211,6 +220,8 @@ DLI_HIDDEN void dlp_choose(const dlp_data *d, bool stream, bool recv, dlp_choice
 DLI_HIDDEN void dlp_choice_done(dlp_choice *c, bool recv, bool ok);
 /* frees every cached plan (at MPI_Finalize, and for tests) */
 DLI_HIDDEN void dlp_plans_free(void);
+/* the contiguous blocks of d's data (at least 1), counted up to cap */
+DLI_HIDDEN size_t dlp_count_blocks(const dlp_data *d, size_t cap);
 /* counts a message a route carried (dl_preload_routes) */
 DLI_HIDDEN void dlp_route_count(int route, bool recv);
 
@@ -241,6 +252,9 @@ typedef struct dlp_op {
   dlp_pipe *pipe;        /* PIPE */
   MPI_Request req;       /* what completes it: MPICH's request, or the
                             stream's generalized request */
+  const struct dlp_route *via;  /* its functions when not route's (a
+                                   one-sided request, rma.c) */
+  MPI_Win win;           /* a one-sided request's (peer: its target) */
 } dlp_op;
 
 typedef struct dlp_route {
@@ -253,6 +267,10 @@ typedef struct dlp_route {
   int (*finish)(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_on);
 } dlp_route;
 DLI_HIDDEN const dlp_route *dlp_route_of(int route);
+static inline const dlp_route *dlp_op_route(const dlp_op *op)
+{
+  return op->via ? op->via : dlp_route_of(op->route);
+}
 /* a blocking operation: start, wait (progressing streams), finish */
 DLI_HIDDEN int dlp_run(dlp_op *op, MPI_Status *status);
 /* a nonblocking one: started, its remaining work entered under *req */
@@ -325,6 +343,19 @@ static inline const dlp_stream_module *dlp_streams_busy(void)
   const dlp_stream_module *m = dlp_streams();
   return m && m->active() ? m : NULL;
 }
+
+/* ---- windows (window.c) ---- */
+typedef struct dlp_win dlp_win;
+/* the interposer's description of win, or NULL (MPICH's alone) */
+DLI_HIDDEN dlp_win *dlp_win_of(MPI_Win win);
+/* rank's window size in bytes (-1: a dynamic window, addressed absolutely)
+   and displacement unit (1 for a dynamic one); false: no such rank */
+DLI_HIDDEN bool dlp_win_target(const dlp_win *w, int rank, MPI_Aint *size,
+                               MPI_Aint *unit);
+/* work for the synchronization that completes an operation to rank:
+   into (when not NULL) gets stage's first into->bytes bytes unpacked, then
+   stage is freed (dlp_stage_put) */
+DLI_HIDDEN int dlp_win_defer(dlp_win *w, int rank, void *stage, const dlp_data *into);
 
 /* ---- probed messages (probe.c) ---- */
 /* a receive whose envelope matches a stream a probe received whole: true

@@ -132,7 +132,7 @@ static void drop(dlp_req *r)
 
 int dlp_req_finish(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on)
 {
-  const dlp_route *route = dlp_route_of(r->op.route);
+  const dlp_route *route = dlp_op_route(&r->op);
   *raise_on = MPI_COMM_NULL;
   if (route->finish)
     err = route->finish(&r->op, st, err, raise_on);

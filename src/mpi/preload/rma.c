@@ -1,0 +1,572 @@
+/* One-sided operations with derived datatypes through dataloop
+ * (doc/rma.md). The target datatype is a layout at the target described at
+ * the origin, so dataloop lists its blocks here. An operation's route:
+ *
+ *   DIRECT  predefined or dense data on every side: the user's arguments
+ *   MPICH   the user's types, MPICH's engine at both ends
+ *   PACK    the operand packed, results staged; one operation whose target
+ *           is the user's target type
+ *   BLOCKS  one contiguous operation per target block (maximal blocks),
+ *           from the operand (packed where it is not dense)
+ *   PIPE    the stream in chunks, each packed and issued at once on the
+ *           target's sub-range (an hindexed type of its blocks), so packing
+ *           the next chunk overlaps the transfer of this one
+ *
+ * Staging lives until the synchronization that completes the operation
+ * (window.c) or, for the request forms, until the request completes;
+ * gets are unpacked then. Accumulates move elements of their one basic
+ * type, never split. */
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include "preload.h"
+
+enum { PUT, GET, ACC, GET_ACC };
+static const char *const call_names[2][4] = {
+  {"MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate"},
+  {"MPI_Rput", "MPI_Rget", "MPI_Raccumulate", "MPI_Rget_accumulate"}};
+
+typedef struct rma {
+  int kind;
+  MPI_Op op;
+  dlp_data o;          /* PUT, ACC, GET_ACC: the operand; GET: the destination */
+  dlp_data r;          /* GET_ACC: the result */
+  dlp_data t;          /* the target layout from byte 0 of the target address */
+  bool operand;        /* the operand's data is read (not a get, not MPI_NO_OP) */
+  MPI_Datatype el;     /* what moves: bytes, or the accumulates' basic type */
+  MPI_Aint esize;
+  int rank;
+  MPI_Aint disp;       /* the user's, in the target's units */
+  MPI_Win win;
+  MPI_Aint unit;       /* the target's displacement unit */
+  size_t n;            /* stream bytes */
+  char *stage;         /* [results n][operand n], as needed */
+  const char *from;    /* the operand's bytes in stream order */
+  char *to;            /* the results in stream order */
+  dlp_data *into;      /* to is staged: unpacked into this at completion */
+  bool direct;         /* derived types, nothing to rearrange */
+} rma;
+
+#define BATCH 256
+static _Atomic unsigned long long carried[DLP_NROUTES];
+
+/* exported: one-sided operations (as origin) each route carried */
+__attribute__((visibility("default"))) int dl_preload_rma_routes(unsigned long long *out,
+                                                                 int n)
+{
+  for (int r = 0; r < DLP_NROUTES && r < n; r++)
+    out[r] = carried[r];
+  return DLP_NROUTES;
+}
+
+/* one MPICH operation of x: n stream bytes from `from` (results to `to`),
+   the target (tcount, tdt) at disp; req: the request form */
+static int issue(const rma *x, const void *from, void *to, MPI_Count n, MPI_Aint disp,
+                 MPI_Count tcount, MPI_Datatype tdt, MPI_Request *req)
+{
+  MPI_Count k = n / x->esize;
+  int r = x->rank;
+  MPI_Win w = x->win;
+  switch (x->kind) {
+  case PUT:
+    return req ? PMPI_Rput_c(from, k, x->el, r, disp, tcount, tdt, w, req)
+               : PMPI_Put_c(from, k, x->el, r, disp, tcount, tdt, w);
+  case GET:
+    return req ? PMPI_Rget_c(to, k, x->el, r, disp, tcount, tdt, w, req)
+               : PMPI_Get_c(to, k, x->el, r, disp, tcount, tdt, w);
+  case ACC:
+    return req ? PMPI_Raccumulate_c(from, k, x->el, r, disp, tcount, tdt, x->op, w, req)
+               : PMPI_Accumulate_c(from, k, x->el, r, disp, tcount, tdt, x->op, w);
+  default:   /* MPI_NO_OP ignores the operand: the results stand in */
+    if (!from)
+      from = to;
+    return req ? PMPI_Rget_accumulate_c(from, k, x->el, to, k, x->el, r, disp, tcount,
+                                        tdt, x->op, w, req)
+               : PMPI_Get_accumulate_c(from, k, x->el, to, k, x->el, r, disp, tcount,
+                                       tdt, x->op, w);
+  }
+}
+
+/* ---- describing an operation ---- */
+
+/* the element that moves: bytes for puts and gets; an accumulate's one
+   basic type on both sides, whose packed copies lie as an array does */
+static MPI_Datatype element(const rma *x, MPI_Aint *size)
+{
+  *size = 1;
+  if (x->kind == PUT || x->kind == GET)
+    return MPI_BYTE;
+  const dlp_data *side = x->operand ? &x->o : &x->r;
+  MPI_Datatype b = x->t.basic;
+  MPI_Aint lb, ext;
+  MPI_Count sz;
+  if (b == MPI_DATATYPE_NULL || side->basic != b ||
+      (x->kind == GET_ACC && x->r.basic != b) ||
+      PMPI_Type_size_c(b, &sz) != MPI_SUCCESS ||
+      PMPI_Type_get_extent(b, &lb, &ext) != MPI_SUCCESS || sz != ext || sz <= 0)
+    return MPI_DATATYPE_NULL;
+  *size = (MPI_Aint)sz;
+  return b;
+}
+
+/* whether bytes of (count, t) at disp units lie in a window of size bytes */
+static bool in_window(const rma *x, MPI_Aint size)
+{
+  dl_aint lb, ext, tlb, text, rep, lo, hi, base;
+  if (dl_type_extent(x->t.t, &lb, &ext) || dl_type_true_extent(x->t.t, &tlb, &text) ||
+      __builtin_mul_overflow((dl_aint)x->t.count - 1, ext, &rep) ||
+      __builtin_mul_overflow((dl_aint)x->disp, (dl_aint)x->unit, &base) ||
+      __builtin_add_overflow(base, tlb + (rep < 0 ? rep : 0), &lo) ||
+      __builtin_add_overflow(base, tlb + text + (rep > 0 ? rep : 0), &hi))
+    return false;
+  return lo >= 0 && hi <= size;
+}
+
+/* ---- routes ---- */
+
+/* staging for the results (and the operand, packed unless it is dense);
+   pack_operand: packed whole now (PIPE packs chunk by chunk) */
+static int stage(rma *x, bool pack_operand)
+{
+  bool results = x->kind == GET || x->kind == GET_ACC;
+  dlp_data *res = x->kind == GET ? &x->o : &x->r;
+  bool stage_res = results && !res->dense, stage_op = x->operand && !x->o.dense;
+  x->from = x->operand && x->o.dense ? x->o.base : NULL;
+  x->to = results && res->dense ? res->base : NULL;
+  if (!stage_res && !stage_op)
+    return MPI_SUCCESS;
+  x->stage = dlp_stage_get((stage_res ? x->n : 0) + (stage_op ? x->n : 0));
+  if (!x->stage)
+    return -MPI_ERR_NO_MEM;
+  if (stage_res) {
+    x->to = x->stage;
+    x->into = res;
+  }
+  if (stage_op) {
+    x->from = x->stage + (stage_res ? x->n : 0);
+    size_t pos = 0;
+    if (pack_operand && dl_pack(x->o.buf, x->o.count, x->o.t, (char *)x->from, x->n, &pos))
+      return -MPI_ERR_INTERN;
+  }
+  return MPI_SUCCESS;
+}
+
+static int pack_route(rma *x)
+{
+  return issue(x, x->from, x->to, (MPI_Count)x->n, x->disp, x->t.count, x->t.dt, NULL);
+}
+
+/* a block of x at byte off from the target address, as one operation:
+   contiguous where the unit addresses it */
+static int one_block(const rma *x, size_t pos, int64_t off, int64_t len)
+{
+  const char *from = x->from ? x->from + pos : NULL;
+  char *to = x->to ? x->to + pos : NULL;
+  MPI_Count k = len / x->esize, d = off;
+  if (off % x->unit == 0)
+    return issue(x, from, to, len, x->disp + (MPI_Aint)(off / x->unit), k, x->el, NULL);
+  MPI_Datatype one;
+  int rc = PMPI_Type_create_hindexed_c(1, &k, &d, x->el, &one);
+  if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(&one)) == MPI_SUCCESS)
+    rc = issue(x, from, to, len, x->disp, 1, one, NULL);
+  if (one != MPI_DATATYPE_NULL)
+    PMPI_Type_free(&one);
+  return rc;
+}
+
+/* the target's blocks in stream bytes [at, end) as one hindexed type of
+   elements, up to BATCH of them (*last: where they end) */
+static int sub_range(const rma *x, dl_segment *ts, size_t at, size_t *last,
+                     MPI_Datatype *sub)
+{
+  int64_t off[BATCH], len[BATCH];
+  MPI_Count d[BATCH], k[BATCH];
+  size_t got = 0;
+  if (dl_segment_offlen(ts, at, last, off, len, BATCH, &got) != DL_OK || *last <= at)
+    return -MPI_ERR_INTERN;
+  for (size_t i = 0; i < got; i++) {
+    d[i] = off[i];
+    k[i] = len[i] / x->esize;
+  }
+  int rc = PMPI_Type_create_hindexed_c((MPI_Count)got, k, d, x->el, sub);
+  return rc == MPI_SUCCESS ? PMPI_Type_commit(sub) : rc;
+}
+
+static int blocks_route(rma *x, dl_segment *ts)
+{
+  int64_t off[BATCH], len[BATCH];
+  size_t at = 0;
+  int rc = MPI_SUCCESS;
+  while (rc == MPI_SUCCESS && at < x->n) {
+    size_t last = x->n, got = 0;
+    if (dl_segment_offlen(ts, at, &last, off, len, BATCH, &got) != DL_OK || last <= at)
+      return -MPI_ERR_INTERN;
+    for (size_t i = 0; i < got && rc == MPI_SUCCESS; i++) {
+      rc = one_block(x, at, off[i], len[i]);
+      at += (size_t)len[i];
+    }
+  }
+  return rc;
+}
+
+/* chunk after chunk: pack it, then issue it on the target's sub-range */
+static int pipe_route(rma *x, dl_segment *ts)
+{
+  size_t chunk = dlp_chunk() / (size_t)x->esize * (size_t)x->esize;
+  if (chunk == 0)
+    chunk = (size_t)x->esize;
+  dl_segment *os = NULL;
+  bool pack = x->from && x->from != x->o.base;
+  if (pack && dl_segment_create(x->o.buf, x->o.count, x->o.t, &os) != DL_OK)
+    return -MPI_ERR_NO_MEM;
+  int rc = MPI_SUCCESS;
+  for (size_t a = 0; a < x->n && rc == MPI_SUCCESS;) {
+    size_t b = x->n - a < chunk ? x->n : a + chunk, last = b;
+    if (pack && dl_segment_pack(os, a, &last, (char *)x->from + a) != DL_OK)
+      rc = -MPI_ERR_INTERN;
+    while (rc == MPI_SUCCESS && a < b) {
+      MPI_Datatype sub = MPI_DATATYPE_NULL;
+      last = b;
+      rc = sub_range(x, ts, a, &last, &sub);
+      if (rc == MPI_SUCCESS)
+        rc = issue(x, x->from ? x->from + a : NULL, x->to ? x->to + a : NULL,
+                   (MPI_Count)(last - a), x->disp, 1, sub, NULL);
+      if (sub != MPI_DATATYPE_NULL)
+        PMPI_Type_free(&sub);   /* MPI keeps it for the operation */
+      a = last;
+    }
+  }
+  dl_segment_free(&os);
+  return rc;
+}
+
+/* ---- choosing ---- */
+
+/* mean target block from which blocks go as they lie (until
+   dataloop-tune fits the one-sided model) */
+#define BLOCKS_FROM ((size_t)16 << 10)
+
+static int choose(const rma *x, bool request)
+{
+  int forced = dlp_cfg()->strategy;
+  if (x->el == MPI_DATATYPE_NULL || forced == DLP_R_MPICH)
+    return DLP_R_MPICH;
+  if (request)         /* one operation completes one request */
+    return DLP_R_PACK;
+  if (forced >= 0)
+    return forced;
+  if (x->t.dense)
+    return DLP_R_PACK;
+  size_t cap = x->n / BLOCKS_FROM + 1;
+  return dlp_count_blocks(&x->t, cap) < cap ? DLP_R_BLOCKS : DLP_R_PACK;
+}
+
+/* ---- the calls ---- */
+
+typedef struct rma_args {
+  int kind;
+  const void *origin;
+  MPI_Count ocount;
+  MPI_Datatype otype;
+  void *result;
+  MPI_Count rcount;
+  MPI_Datatype rtype;
+  int rank;
+  MPI_Aint disp;
+  MPI_Count tcount;
+  MPI_Datatype ttype;
+  MPI_Op op;
+  MPI_Win win;
+} rma_args;
+
+static int pass(const rma_args *a, MPI_Request *req)
+{
+  switch (a->kind) {
+  case PUT:
+    return req ? PMPI_Rput_c(a->origin, a->ocount, a->otype, a->rank, a->disp,
+                             a->tcount, a->ttype, a->win, req)
+               : PMPI_Put_c(a->origin, a->ocount, a->otype, a->rank, a->disp,
+                            a->tcount, a->ttype, a->win);
+  case GET:
+    return req ? PMPI_Rget_c(a->result, a->rcount, a->rtype, a->rank, a->disp,
+                             a->tcount, a->ttype, a->win, req)
+               : PMPI_Get_c(a->result, a->rcount, a->rtype, a->rank, a->disp,
+                            a->tcount, a->ttype, a->win);
+  case ACC:
+    return req ? PMPI_Raccumulate_c(a->origin, a->ocount, a->otype, a->rank, a->disp,
+                                    a->tcount, a->ttype, a->op, a->win, req)
+               : PMPI_Accumulate_c(a->origin, a->ocount, a->otype, a->rank, a->disp,
+                                   a->tcount, a->ttype, a->op, a->win);
+  default:
+    return req ? PMPI_Rget_accumulate_c(a->origin, a->ocount, a->otype, a->result,
+                                        a->rcount, a->rtype, a->rank, a->disp,
+                                        a->tcount, a->ttype, a->op, a->win, req)
+               : PMPI_Get_accumulate_c(a->origin, a->ocount, a->otype, a->result,
+                                       a->rcount, a->rtype, a->rank, a->disp,
+                                       a->tcount, a->ttype, a->op, a->win);
+  }
+}
+
+/* x from the call's arguments: MPI_SUCCESS, or DLP_PASS where MPICH takes
+   the user's arguments (invalid ones it judges, sizes that differ, data
+   with nothing to rearrange) */
+static int describe(rma *x, const rma_args *a)
+{
+  *x = (rma){.kind = a->kind, .op = a->op, .rank = a->rank, .disp = a->disp,
+             .win = a->win};
+  x->operand = a->kind != GET && !(a->kind == GET_ACC && a->op == MPI_NO_OP);
+  dlp_win *w = dlp_win_of(a->win);
+  MPI_Aint size;
+  if (a->rank == MPI_PROC_NULL || !w || !dlp_win_target(w, a->rank, &size, &x->unit) ||
+      dlp_data_get(NULL, a->tcount, a->ttype, &x->t) != MPI_SUCCESS)
+    return DLP_PASS;
+  bool straight = dlp_straight(&x->t);
+  int rc = MPI_SUCCESS;
+  if (a->kind == GET)
+    rc = dlp_data_get(a->result, a->rcount, a->rtype, &x->o);
+  else if (x->operand)
+    rc = dlp_data_get(a->origin, a->ocount, a->otype, &x->o);
+  if (rc == MPI_SUCCESS && a->kind == GET_ACC)
+    rc = dlp_data_get(a->result, a->rcount, a->rtype, &x->r);
+  if (rc != MPI_SUCCESS)
+    return DLP_PASS;
+  x->n = x->t.bytes;
+  if ((x->operand || a->kind == GET) && x->o.bytes != x->n)
+    return DLP_PASS;
+  if (a->kind == GET_ACC && x->r.bytes != x->n)
+    return DLP_PASS;
+  straight = straight && (!(x->operand || a->kind == GET) || dlp_straight(&x->o)) &&
+             (a->kind != GET_ACC || dlp_straight(&x->r));
+  if (straight || x->n == 0) {
+    x->direct = true;
+    return DLP_PASS;
+  }
+  x->el = element(x, &x->esize);
+  if (size >= 0 && !in_window(x, size))
+    return MPI_ERR_RMA_RANGE;
+  return MPI_SUCCESS;
+}
+
+static void count(int route)
+{
+  atomic_fetch_add_explicit(&carried[route], 1, memory_order_relaxed);
+}
+
+static int request_finish(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_on)
+{
+  (void)st;
+  *raise_on = MPI_COMM_NULL;
+  /* MPICH 4.0.2 completes the request of an operation on a derived
+     target type before its data moved (an MPI_Rget's buffer still
+     unwritten): local completion first (a request form is in a
+     passive-target epoch, where this is allowed) */
+  if (err == MPI_SUCCESS)
+    err = PMPI_Win_flush_local(op->peer, op->win);
+  if (op->recv && err == MPI_SUCCESS)
+    dlp_stage_in(&op->d, op->stage, op->d.bytes);
+  dlp_stage_put(op->stage);
+  op->stage = NULL;
+  return err;
+}
+static const dlp_route request_route = {NULL, request_finish};
+
+/* the request form: one operation whose request completes it; its
+   staging is done with when the request completes */
+static int start_request(rma *x, MPI_Request *req)
+{
+  dlp_req *e = dlp_req_new();
+  if (!e)
+    return -MPI_ERR_NO_MEM;
+  int rc = issue(x, x->from, x->to, (MPI_Count)x->n, x->disp, x->t.count, x->t.dt,
+                 &e->op.req);
+  if (rc != MPI_SUCCESS) {
+    free(e);
+    return rc;
+  }
+  e->op.route = DLP_R_PACK;
+  e->op.via = &request_route;
+  e->op.peer = x->rank;
+  e->op.win = x->win;
+  e->op.recv = x->into != NULL;
+  e->op.d = x->into ? *x->into : x->o;
+  e->op.stage = x->stage;
+  x->stage = NULL;
+  *req = e->op.req;
+  dlp_req_track(e);
+  return MPI_SUCCESS;
+}
+
+/* MPICH's error codes, or an own error class negated */
+static int run(rma *x, int route, MPI_Request *req)
+{
+  dl_segment *ts = NULL;
+  int rc = stage(x, route != DLP_R_PIPE);
+  if (rc == MPI_SUCCESS && req)
+    rc = start_request(x, req);
+  else if (rc == MPI_SUCCESS && route != DLP_R_PACK &&
+           dl_segment_create(NULL, x->t.count, x->t.t, &ts) != DL_OK)
+    rc = -MPI_ERR_NO_MEM;
+  else if (rc == MPI_SUCCESS)
+    rc = route == DLP_R_PACK ? pack_route(x)
+       : route == DLP_R_BLOCKS ? blocks_route(x, ts) : pipe_route(x, ts);
+  dl_segment_free(&ts);
+  /* a failure part way may leave operations reading the stage: it goes
+     at the next synchronization (or MPI_Win_free) all the same */
+  if (x->stage && dlp_win_defer(dlp_win_of(x->win), x->rank, x->stage, x->into))
+    rc = rc ? rc : -MPI_ERR_NO_MEM;
+  return rc;
+}
+
+static int one_sided(const rma_args *a, MPI_Request *req)
+{
+  rma x;
+  int rc = describe(&x, a);
+  if (rc == DLP_PASS) {
+    if (x.direct)
+      count(DLP_R_DIRECT);
+    return pass(a, req);
+  }
+  const char *call = call_names[req != NULL][a->kind];
+  if (rc != MPI_SUCCESS)
+    return dlp_raise_win_msg(a->win, rc, "%s: the target range lies outside rank %d's "
+                             "window", call, a->rank);
+  int route = choose(&x, req != NULL);
+  count(route);
+  if (route == DLP_R_MPICH)
+    return pass(a, req);
+  rc = run(&x, route, req);
+  if (rc >= 0)
+    return rc;
+  return dlp_raise_win_msg(a->win, -rc, "%s: %s", call,
+                           -rc == MPI_ERR_NO_MEM ? "out of memory for staging"
+                                                 : "the target type could not be listed");
+}
+
+/* ---- the MPI entry points ---- */
+
+/* put and accumulate: an operand, no results (op: MPI_REPLACE for a put) */
+static int to_target(int kind, const void *o, MPI_Count oc, MPI_Datatype ot, int rank,
+                     MPI_Aint disp, MPI_Count tc, MPI_Datatype tt, MPI_Op op, MPI_Win win,
+                     MPI_Request *req)
+{
+  rma_args a = {.kind = kind, .origin = o, .ocount = oc, .otype = ot, .rank = rank,
+                .disp = disp, .tcount = tc, .ttype = tt, .op = op, .win = win};
+  return one_sided(&a, req);
+}
+
+static int get(void *o, MPI_Count oc, MPI_Datatype ot, int rank, MPI_Aint disp,
+               MPI_Count tc, MPI_Datatype tt, MPI_Win win, MPI_Request *req)
+{
+  rma_args a = {.kind = GET, .result = o, .rcount = oc, .rtype = ot, .rank = rank,
+                .disp = disp, .tcount = tc, .ttype = tt, .op = MPI_NO_OP, .win = win};
+  return one_sided(&a, req);
+}
+
+static int get_acc(const void *o, MPI_Count oc, MPI_Datatype ot, void *r, MPI_Count rc,
+                   MPI_Datatype rt, int rank, MPI_Aint disp, MPI_Count tc,
+                   MPI_Datatype tt, MPI_Op op, MPI_Win win, MPI_Request *req)
+{
+  rma_args a = {.kind = GET_ACC, .origin = o, .ocount = oc, .otype = ot, .result = r,
+                .rcount = rc, .rtype = rt, .rank = rank, .disp = disp, .tcount = tc,
+                .ttype = tt, .op = op, .win = win};
+  return one_sided(&a, req);
+}
+
+#define ORIGIN(T) const void *origin_addr, T origin_count, MPI_Datatype origin_datatype
+#define TARGET(T)                                                           \
+  int target_rank, MPI_Aint target_disp, T target_count,                    \
+      MPI_Datatype target_datatype
+#define O origin_addr, origin_count, origin_datatype
+#define TG target_rank, target_disp, target_count, target_datatype
+
+int MPI_Put(ORIGIN(int), TARGET(int), MPI_Win win)
+{
+  return to_target(PUT, O, TG, MPI_REPLACE, win, NULL);
+}
+
+int MPI_Put_c(ORIGIN(MPI_Count), TARGET(MPI_Count), MPI_Win win)
+{
+  return to_target(PUT, O, TG, MPI_REPLACE, win, NULL);
+}
+
+int MPI_Rput(ORIGIN(int), TARGET(int), MPI_Win win, MPI_Request *request)
+{
+  return to_target(PUT, O, TG, MPI_REPLACE, win, request);
+}
+
+int MPI_Rput_c(ORIGIN(MPI_Count), TARGET(MPI_Count), MPI_Win win, MPI_Request *request)
+{
+  return to_target(PUT, O, TG, MPI_REPLACE, win, request);
+}
+
+int MPI_Accumulate(ORIGIN(int), TARGET(int), MPI_Op op, MPI_Win win)
+{
+  return to_target(ACC, O, TG, op, win, NULL);
+}
+
+int MPI_Accumulate_c(ORIGIN(MPI_Count), TARGET(MPI_Count), MPI_Op op, MPI_Win win)
+{
+  return to_target(ACC, O, TG, op, win, NULL);
+}
+
+int MPI_Raccumulate(ORIGIN(int), TARGET(int), MPI_Op op, MPI_Win win,
+                    MPI_Request *request)
+{
+  return to_target(ACC, O, TG, op, win, request);
+}
+
+int MPI_Raccumulate_c(ORIGIN(MPI_Count), TARGET(MPI_Count), MPI_Op op, MPI_Win win,
+                      MPI_Request *request)
+{
+  return to_target(ACC, O, TG, op, win, request);
+}
+
+#define RESULT(T) void *result_addr, T result_count, MPI_Datatype result_datatype
+#define R result_addr, result_count, result_datatype
+
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+            TARGET(int), MPI_Win win)
+{
+  return get(O, TG, win, NULL);
+}
+
+int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+              TARGET(MPI_Count), MPI_Win win)
+{
+  return get(O, TG, win, NULL);
+}
+
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             TARGET(int), MPI_Win win, MPI_Request *request)
+{
+  return get(O, TG, win, request);
+}
+
+int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               TARGET(MPI_Count), MPI_Win win, MPI_Request *request)
+{
+  return get(O, TG, win, request);
+}
+
+int MPI_Get_accumulate(ORIGIN(int), RESULT(int), TARGET(int), MPI_Op op, MPI_Win win)
+{
+  return get_acc(O, R, TG, op, win, NULL);
+}
+
+int MPI_Get_accumulate_c(ORIGIN(MPI_Count), RESULT(MPI_Count), TARGET(MPI_Count),
+                         MPI_Op op, MPI_Win win)
+{
+  return get_acc(O, R, TG, op, win, NULL);
+}
+
+int MPI_Rget_accumulate(ORIGIN(int), RESULT(int), TARGET(int), MPI_Op op, MPI_Win win,
+                        MPI_Request *request)
+{
+  return get_acc(O, R, TG, op, win, request);
+}
+
+int MPI_Rget_accumulate_c(ORIGIN(MPI_Count), RESULT(MPI_Count), TARGET(MPI_Count),
+                          MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+  return get_acc(O, R, TG, op, win, request);
+}

@@ -1,0 +1,281 @@
+/* What the origin of a one-sided operation must know of a window: every
+ * rank's size and displacement unit (MPI keeps them inside; the routes that
+ * split an operation address the target in bytes), and the work left for
+ * the synchronization that completes an operation: staging buffers to free
+ * and gets to unpack (doc/rma.md).
+ *
+ * The facts are gathered once, collectively, when the window is made (one
+ * allgather on its communicator), and hang on the window as an attribute
+ * whose deletion (MPI_Win_free) frees them. A synchronization call runs the
+ * deferred work of the targets it completes after MPICH returned. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "preload.h"
+
+typedef struct deferred {
+  int rank;                  /* target */
+  void *stage;               /* freed */
+  dlp_data into;             /* unpacked from stage first (into.t held) */
+  struct deferred *next;
+} deferred;
+
+struct dlp_win {
+  pthread_mutex_t lock;
+  bool dynamic;              /* target_disp is an absolute address */
+  int nranks;
+  struct dlp_win_rank {
+    MPI_Aint size, unit;
+  } *at;
+  deferred *pending;
+};
+
+static int keyval = MPI_KEYVAL_INVALID;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static void run(deferred *d)
+{
+  if (d->into.t)
+    dlp_stage_in(&d->into, d->stage, d->into.bytes);
+  dl_type_free(&d->into.t);
+  dlp_stage_put(d->stage);
+  free(d);
+}
+
+static void release(dlp_win *w)
+{
+  while (w->pending) {
+    deferred *d = w->pending;
+    w->pending = d->next;
+    run(d);
+  }
+  pthread_mutex_destroy(&w->lock);
+  free(w->at);
+  free(w);
+}
+
+static int delete_state(MPI_Win win, int kv, void *val, void *extra)
+{
+  (void)win, (void)kv, (void)extra;
+  release(val);
+  return MPI_SUCCESS;
+}
+
+static void make_key(void)
+{
+  PMPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, delete_state, &keyval, NULL);
+}
+
+dlp_win *dlp_win_of(MPI_Win win)
+{
+  pthread_once(&key_once, make_key);
+  void *val = NULL;
+  int flag = 0;
+  if (win == MPI_WIN_NULL || keyval == MPI_KEYVAL_INVALID ||
+      PMPI_Win_get_attr(win, keyval, &val, &flag) != MPI_SUCCESS || !flag)
+    return NULL;
+  return val;
+}
+
+/* after MPICH made win over comm: every rank's size and unit (a dynamic
+   window addresses bytes absolutely and needs none). A window the
+   interposer could not describe on some rank is MPICH's alone: no error,
+   its operations take MPICH's route */
+static int describe(MPI_Win win, MPI_Comm comm, MPI_Aint size, MPI_Aint unit,
+                    bool dynamic)
+{
+  pthread_once(&key_once, make_key);
+  int n = 0, rc = PMPI_Comm_size(comm, &n);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  dlp_win *w = calloc(1, sizeof(*w));
+  if (w && !dynamic)
+    w->at = malloc((size_t)n * sizeof(*w->at));
+  int ok = w && (dynamic || w->at) && keyval != MPI_KEYVAL_INVALID, all_ok = ok;
+  /* collective whatever happened here, so that no rank waits alone */
+  if (!dynamic) {
+    rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
+    struct dlp_win_rank mine = {size, unit};
+    if (rc == MPI_SUCCESS && all_ok)
+      rc = PMPI_Allgather(&mine, 2, MPI_AINT, w->at, 2, MPI_AINT, comm);
+  }
+  if (rc != MPI_SUCCESS || !all_ok) {
+    if (w)
+      free(w->at);
+    free(w);
+    return rc;
+  }
+  w->nranks = n;
+  w->dynamic = dynamic;
+  pthread_mutex_init(&w->lock, NULL);
+  rc = PMPI_Win_set_attr(win, keyval, w);
+  if (rc != MPI_SUCCESS)
+    release(w);
+  return rc;
+}
+
+bool dlp_win_target(const dlp_win *w, int rank, MPI_Aint *size, MPI_Aint *unit)
+{
+  if (!w || rank < 0 || rank >= w->nranks)
+    return false;
+  *size = w->dynamic ? -1 : w->at[rank].size;
+  *unit = w->dynamic ? 1 : w->at[rank].unit;
+  return true;
+}
+
+int dlp_win_defer(dlp_win *w, int rank, void *stage, const dlp_data *into)
+{
+  deferred *d = malloc(sizeof(*d));
+  if (!d)
+    return MPI_ERR_NO_MEM;
+  *d = (deferred){.rank = rank, .stage = stage};
+  if (into) {
+    d->into = *into;
+    dl_type_retain(d->into.t);    /* the user may free the type meanwhile */
+  }
+  pthread_mutex_lock(&w->lock);
+  d->next = w->pending;
+  w->pending = d;
+  pthread_mutex_unlock(&w->lock);
+  return MPI_SUCCESS;
+}
+
+/* the deferred work of rank's operations (every rank's for -1), in the
+   order the operations were issued, once MPICH completed them */
+static void complete(MPI_Win win, int rank)
+{
+  dlp_win *w = dlp_win_of(win);
+  if (!w)
+    return;
+  deferred *mine = NULL;
+  pthread_mutex_lock(&w->lock);
+  for (deferred **p = &w->pending; *p;) {
+    deferred *d = *p;
+    if (rank < 0 || d->rank == rank) {
+      *p = d->next;
+      d->next = mine;        /* reversed: oldest first */
+      mine = d;
+    } else {
+      p = &d->next;
+    }
+  }
+  pthread_mutex_unlock(&w->lock);
+  while (mine) {
+    deferred *d = mine;
+    mine = d->next;
+    run(d);
+  }
+}
+
+/* ---- window creation ---- */
+
+static int made(int rc, MPI_Win *win, MPI_Comm comm, MPI_Aint size, MPI_Aint unit,
+                bool dynamic)
+{
+  return rc == MPI_SUCCESS ? describe(*win, comm, size, unit, dynamic) : rc;
+}
+
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                   MPI_Comm comm, MPI_Win *win)
+{
+  return made(PMPI_Win_create(base, size, disp_unit, info, comm, win), win, comm, size,
+              disp_unit, false);
+}
+
+int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                     MPI_Comm comm, MPI_Win *win)
+{
+  return made(PMPI_Win_create_c(base, size, disp_unit, info, comm, win), win, comm,
+              size, disp_unit, false);
+}
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                     void *baseptr, MPI_Win *win)
+{
+  return made(PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win), win, comm,
+              size, disp_unit, false);
+}
+
+int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                       void *baseptr, MPI_Win *win)
+{
+  return made(PMPI_Win_allocate_c(size, disp_unit, info, comm, baseptr, win), win, comm,
+              size, disp_unit, false);
+}
+
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                            void *baseptr, MPI_Win *win)
+{
+  return made(PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win), win,
+              comm, size, disp_unit, false);
+}
+
+int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                              MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+  return made(PMPI_Win_allocate_shared_c(size, disp_unit, info, comm, baseptr, win), win,
+              comm, size, disp_unit, false);
+}
+
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+  return made(PMPI_Win_create_dynamic(info, comm, win), win, comm, 0, 1, true);
+}
+
+/* ---- synchronization: MPICH's, then the work of what it completed ---- */
+
+static int synced(int rc, MPI_Win win, int rank)
+{
+  if (rc == MPI_SUCCESS)
+    complete(win, rank);
+  return rc;
+}
+
+int MPI_Win_fence(int assert, MPI_Win win)
+{
+  return synced(PMPI_Win_fence(assert, win), win, -1);
+}
+
+int MPI_Win_complete(MPI_Win win)
+{
+  return synced(PMPI_Win_complete(win), win, -1);
+}
+
+int MPI_Win_unlock(int rank, MPI_Win win)
+{
+  return synced(PMPI_Win_unlock(rank, win), win, rank);
+}
+
+int MPI_Win_unlock_all(MPI_Win win)
+{
+  return synced(PMPI_Win_unlock_all(win), win, -1);
+}
+
+int MPI_Win_flush(int rank, MPI_Win win)
+{
+  return synced(PMPI_Win_flush(rank, win), win, rank);
+}
+
+int MPI_Win_flush_all(MPI_Win win)
+{
+  return synced(PMPI_Win_flush_all(win), win, -1);
+}
+
+int MPI_Win_flush_local(int rank, MPI_Win win)
+{
+  return synced(PMPI_Win_flush_local(rank, win), win, rank);
+}
+
+int MPI_Win_flush_local_all(MPI_Win win)
+{
+  return synced(PMPI_Win_flush_local_all(win), win, -1);
+}
+
+/* MPI requires every operation complete by now; the attribute's deletion
+   frees what is left */
+int MPI_Win_free(MPI_Win *win)
+{
+  if (win)
+    complete(*win, -1);
+  return PMPI_Win_free(win);
+}

@@ -25,6 +25,7 @@
  *           (dli_mpi_info) by MPICH's engine: mpich@<message> lists, per
  *           block size, the largest fan-out up to which it beat the
  *           faster of pack and blocks
+ *   rma     the one-sided model (tune_rma.c): rma_put, rma_get, rma_pack
  * The file goes to PATH, else DL_TUNE_FILE, else
  * $XDG_CONFIG_HOME (or ~/.config)/dataloop/tune.conf; the curves to DIR
  * (default ./dataloop-results) as tune-*.csv (tune.gp plots them). The
@@ -38,6 +39,7 @@
 #include "preload.h"
 #include "../src/tune/tune.h"
 #include "../actions/actions.h"
+#include "tune_rma.h"
 
 enum { TAG = 23 };
 
@@ -391,7 +393,8 @@ static const struct {
   {"tune-pack.csv", "chunk,pack_mbs,min,max"},
   {"tune-chunks.csv", "chunk,roundtrip_us,min,max"},
   {"tune-routes.csv", "message,block,pack_us,min,max,blocks_us,min,max,mpich_us,min,max"},
-  {"tune-mpich.csv", "message,block,fanout,mpich_us,min,max,best_other_us"}};
+  {"tune-mpich.csv", "message,block,fanout,mpich_us,min,max,best_other_us"},
+  {"tune-rma.csv", "kind,shape,block,count,measured_ns,predicted_ns"}};
 enum { NCSV = sizeof(csvs) / sizeof(csvs[0]) };
 
 /* --file, else where the library looks, else the working directory */
@@ -408,7 +411,8 @@ static void usage(FILE *to, int code)
   fprintf(to,
     "usage: mpiexec -n 2 dataloop-tune [--quick | --smoke] [--file PATH] [--out DIR]\n"
     "Measures this machine's thresholds (non-temporal copies, pipeline chunk,\n"
-    "the fastest route by message and block size, MPICH's engine by fan-out)\n"
+    "the fastest route by message and block size, MPICH's engine by fan-out,\n"
+    "the one-sided cost model)\n"
     "and writes the tuning file the library reads at start-up.\n"
     "  (no option)    9 runs of each setting\n"
     "  --quick        5 runs of each setting\n"
@@ -418,8 +422,9 @@ static void usage(FILE *to, int code)
     "                 $DL_TUNE_FILE, else $XDG_CONFIG_HOME (or ~/.config)\n"
     "                 /dataloop/tune.conf\n"
     "  --out DIR      write the curves tune-nt.csv, tune-pack.csv,\n"
-    "                 tune-chunks.csv, tune-routes.csv and tune-mpich.csv (for\n"
-    "                 tune.gp) to DIR, made with its parents; default\n"
+    "                 tune-chunks.csv, tune-routes.csv, tune-mpich.csv (for\n"
+    "                 tune.gp) and tune-rma.csv (the one-sided model's points,\n"
+    "                 measured and predicted) to DIR, made with its parents; default\n"
     "                 ./" BENCH_OUT_DEFAULT " (in the working directory)\n"
     "  -h, --help     this text\n"
     "Runs on exactly 2 ranks. Every file is written whole at the end of the\n"
@@ -497,6 +502,8 @@ int main(int argc, char **argv)
   int best[NMSG][NB] = {{0}};
   size_t fmax[NMSG][NB] = {{0}};
   measure_routes(fbl, ffo, best, fmax);
+  dlp_rma_model rma = {0};
+  tune_rma(&rma, csv[5], reps, run_s, smoke);
 
   int failed = 0;
   if (rank == 0) {
@@ -528,6 +535,12 @@ int main(int argc, char **argv)
           fprintf(w, " %zu:%zu", bs[b], fmax[m][b]);
       fprintf(w, "\t# MPICH's engine won up to this fan-out\n");
     }
+    for (int g = 0; g < 2; g++) {
+      const dlp_rma_link *l = g ? &rma.get : &rma.put;
+      fprintf(w, "rma_%s %.0f %.0f %.4f %.0f %.4f %.1f\t# L o G ot Gt ht (ns)\n",
+              g ? "get" : "put", l->L, l->o, l->G, l->ot, l->Gt, l->ht);
+    }
+    fprintf(w, "rma_pack %.2f %.4f\t# packing: ns per block, per byte\n", rma.pb, rma.pn);
     fprintf(w, "nt_threshold %zu\t# 0: non-temporal stores never won\n", nt);
     fprintf(w, "list_batch %zu\n", dl_tune_get()->list_batch);
     if (!bench_file_commit("dataloop-tune", &tf, path)) {

@@ -473,6 +473,61 @@ START_TEST(engine_verdict_by_structure)
 }
 END_TEST
 
+
+/* the one-sided model: the file's rma_put, rma_get and rma_pack lines
+   (bad ones left out, printed ones read back), and the route each
+   prediction makes least, worked out by hand from the model's formulas
+   (doc/rma.md) */
+static int rma_route(bool get, size_t n, size_t k, size_t ko, bool dense, size_t *chunk)
+{
+  dlp_rma_shape s = {.get = get, .n = n, .k = k, .k_origin = ko, .esize = 8,
+                     .origin_dense = dense};
+  double t[DLP_NROUTES];
+  int r = dlp_rma_best(&s, t, chunk);
+  for (int i = 0; i < DLP_NROUTES; i++)
+    ck_assert(t[r] <= t[i]);
+  ck_assert_uint_eq(*chunk % 8, 0);
+  return r;
+}
+
+START_TEST(rma_model_routes)
+{
+  setup();
+  /* L o G ot Gt ht: contiguous operations of 1 us each, a derived target
+     costing 10 us and 20 ns per block; packing 2 ns a block, 0.1 ns/B */
+  tuning("rma_put 2000 1000 0.1 10000 0.2 20\n"
+         "rma_get 2000 1000 0.1 10000 0.2 20\n"
+         "rma_pack 2 0.1\n"
+         "rma_put 1 2 3\nrma_get 1 2 3 4 5 -6\nrma_pack x y\n");
+  const dlp_rma_model *m = &dlp_th()->rma;
+  ck_assert_str_eq(m->from, "file");
+  ck_assert(m->put.ot == 10000 && m->get.ht == 20 && m->pb == 2 && m->pn == 0.1);
+  size_t chunk;
+  /* 1 MiB in 16 blocks of 64 KiB, dense origin: blocks 16 us + 105 us
+     against pack's 10 + 210 + 0.3 us */
+  ck_assert_int_eq(rma_route(false, MIB, 16, 1, true, &chunk), B);
+  /* 1 MiB in 131072 doubles: 131 ms of blocks; pack 10 + 210 + 2621 us */
+  ck_assert_int_eq(rma_route(false, MIB, 131072, 1, true, &chunk), P);
+  /* the same from an origin of 131072 blocks: packing costs 367 us, which
+     the pipeline overlaps in m = sqrt(367 / 10) ~ 6 chunks */
+  ck_assert_int_eq(rma_route(false, MIB, 131072, 131072, false, &chunk), S);
+  ck_assert_uint_ge(chunk, MIB / 7);
+  ck_assert_uint_le(chunk, MIB / 5 + 8);
+  /* a get unpacks at the end: nothing overlaps, so no pipeline */
+  ck_assert_int_ne(rma_route(true, MIB, 131072, 131072, false, &chunk), S);
+  /* MPICH's engine walks the origin's blocks at 20 ns each, packing them
+     costs 2: pack, unless blocks are few and packing's byte cost rules */
+  ck_assert_int_eq(rma_route(false, 64 * KIB, 4096, 4096, false, &chunk), P);
+  tuning("rma_put 2000 1000 0.1 10000 0.2 1\nrma_pack 50 1\n");
+  ck_assert_int_eq(rma_route(false, 64 * KIB, 4096, 8, false, &chunk), M);
+  /* printed, read back */
+  tuning("rma_put 2000 1000 0.1 10000 0.2 20\nrma_pack 2 0.1\n");
+  reread_printed();
+  ck_assert(dlp_th()->rma.put.ht == 20 && dlp_th()->rma.pb == 2);
+  ck_assert_int_eq(rma_route(false, MIB, 16, 1, true, &chunk), B);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   unsetenv("DL_STRATEGY");
@@ -494,6 +549,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, one_calibration_round);
   tcase_add_test(tc, mpich_only_where_it_agrees);
   tcase_add_test(tc, engine_verdict_by_structure);
+  tcase_add_test(tc, rma_model_routes);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK);   /* MPI lives in this process */

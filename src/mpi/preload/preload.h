@@ -169,6 +169,17 @@ typedef struct dlp_table {
     } at[DLP_ROW_POINTS];
   } row[DLP_ROWS];
 } dlp_table;
+/* the one-sided cost model (rma_model.c), in ns: contiguous operations
+   cost L + o + G * bytes each (L once per epoch); one operation on a
+   derived target type ot + Gt * bytes + ht * target blocks */
+typedef struct dlp_rma_link {
+  double L, o, G, ot, Gt, ht;
+} dlp_rma_link;
+typedef struct dlp_rma_model {
+  dlp_rma_link put, get;   /* accumulates cost as puts */
+  double pb, pn;           /* packing: per block, per byte */
+  const char *from;        /* "default" or "file" */
+} dlp_rma_model;
 typedef struct dlp_thresholds {
   size_t chunk;          /* pipeline_chunk, DL_PIPELINE_CHUNK */
   size_t direct_block;   /* mean block bytes from which blocks go as they
@@ -179,6 +190,7 @@ typedef struct dlp_thresholds {
   dlp_table mpich;       /* mpich@<message> <block>:<fan-out>: the largest
                             fan-out up to which MPICH's engine beat it */
   const char *chunk_from, *direct_from;
+  dlp_rma_model rma;     /* rma_put, rma_get, rma_pack */
 } dlp_thresholds;
 /* read once: the machine's caches, the tuning file, the environment */
 DLI_HIDDEN const dlp_thresholds *dlp_th(void);
@@ -194,6 +206,17 @@ DLI_HIDDEN int dlp_route_for(size_t bytes, size_t mean_block);
    fan-out it did, measured at fan-outs 8 times apart; a type's counts up
    to the geometric middle to the next */
 DLI_HIDDEN bool dlp_mpich_wins(size_t bytes, size_t mean_block, dl_count fanout);
+/* an operation as the one-sided model sees it: bytes, target blocks,
+   origin blocks (its packing costs nothing when dense), element size */
+typedef struct dlp_rma_shape {
+  bool get;
+  size_t n, k, k_origin, esize;
+  bool origin_dense;
+} dlp_rma_shape;
+/* the route of least predicted time among pack, blocks, pipeline and
+   mpich; t: each route's prediction (ns; DIRECT infinite); *chunk: the
+   pipeline's chunk (a multiple of esize) */
+DLI_HIDDEN int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_t *chunk);
 /* prints them as tuning file lines */
 DLI_HIDDEN void dlp_thresholds_print(FILE *f);
 

@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include "preload.h"
 
 enum { PUT, GET, ACC, GET_ACC };
@@ -44,6 +45,7 @@ typedef struct rma {
   const char *from;    /* the operand's bytes in stream order */
   char *to;            /* the results in stream order */
   dlp_data *into;      /* to is staged: unpacked into this at completion */
+  size_t chunk;        /* PIPE's, a multiple of esize */
   bool direct;         /* derived types, nothing to rearrange */
 } rma;
 
@@ -212,9 +214,7 @@ static int blocks_route(rma *x, dl_segment *ts)
 /* chunk after chunk: pack it, then issue it on the target's sub-range */
 static int pipe_route(rma *x, dl_segment *ts)
 {
-  size_t chunk = dlp_chunk() / (size_t)x->esize * (size_t)x->esize;
-  if (chunk == 0)
-    chunk = (size_t)x->esize;
+  size_t chunk = x->chunk ? x->chunk : (size_t)x->esize;
   dl_segment *os = NULL;
   bool pack = x->from && x->from != x->o.base;
   if (pack && dl_segment_create(x->o.buf, x->o.count, x->o.t, &os) != DL_OK)
@@ -242,23 +242,28 @@ static int pipe_route(rma *x, dl_segment *ts)
 
 /* ---- choosing ---- */
 
-/* mean target block from which blocks go as they lie (until
-   dataloop-tune fits the one-sided model) */
-#define BLOCKS_FROM ((size_t)16 << 10)
+/* blocks counted at most, per side, to predict a route's time */
+#define COUNT_CAP ((size_t)1 << 16)
 
-static int choose(const rma *x, bool request)
+/* forced, or the route of least predicted time (rma_model.c); request
+   forms take one operation */
+static int choose(rma *x, bool request)
 {
   int forced = dlp_cfg()->strategy;
   if (x->el == MPI_DATATYPE_NULL || forced == DLP_R_MPICH)
     return DLP_R_MPICH;
-  if (request)         /* one operation completes one request */
+  if (request)
     return DLP_R_PACK;
-  if (forced >= 0)
-    return forced;
-  if (x->t.dense)
-    return DLP_R_PACK;
-  size_t cap = x->n / BLOCKS_FROM + 1;
-  return dlp_count_blocks(&x->t, cap) < cap ? DLP_R_BLOCKS : DLP_R_PACK;
+  const dlp_data *o = x->kind == GET || x->operand ? &x->o : &x->r;
+  dlp_rma_shape s = {.get = x->kind == GET || x->kind == GET_ACC, .n = x->n,
+                     .esize = (size_t)x->esize, .origin_dense = o->dense};
+  s.k = x->t.dense ? 1 : dlp_count_blocks(&x->t, COUNT_CAP);
+  s.k_origin = o->dense ? 1 : dlp_count_blocks(o, COUNT_CAP);
+  double t[DLP_NROUTES];
+  int best = dlp_rma_best(&s, t, &x->chunk);
+  if (strcmp(dlp_th()->chunk_from, "environment") == 0)
+    x->chunk = dlp_chunk() / s.esize * s.esize;
+  return forced >= 0 ? forced : best;
 }
 
 /* ---- the calls ---- */

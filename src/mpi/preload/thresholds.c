@@ -18,6 +18,12 @@
 static const char *const names[DLP_NROUTES] = {"direct", "pack", "blocks", "mpich",
                                                "pipeline"};
 static dlp_thresholds th;
+/* the one-sided model without a tuning file: dataloop-tune's fit on the
+   2-core VM this project is developed on (doc/rma.md) */
+static const dlp_rma_model default_rma = {
+  .put = {0, 0, 0, 0, 0, 0},
+  .get = {0, 0, 0, 0, 0, 0},
+  .pb = 0, .pn = 0, .from = "default"};
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 const char *dlp_route_name(int route)
@@ -85,6 +91,30 @@ static void table_row(dlp_table *t, const char *message, const char *value, poin
     t->rows++;
 }
 
+/* n non-negative numbers, or false (the line is left out) */
+static bool numbers(const char *text, double *v, int n)
+{
+  for (int i = 0; i < n; i++) {
+    char *end;
+    v[i] = strtod(text, &end);
+    if (end == text || !(v[i] >= 0 && v[i] < 1e15))
+      return false;
+    text = end;
+  }
+  while (*text == ' ' || *text == '\t')
+    text++;
+  return *text == '\0';
+}
+
+static void rma_link(dlp_rma_link *l, const char *value)
+{
+  double v[6];
+  if (!numbers(value, v, 6))
+    return;
+  *l = (dlp_rma_link){v[0], v[1], v[2], v[3], v[4], v[5]};
+  th.rma.from = "file";
+}
+
 static void file_key(void *ctx, const char *name, const char *value)
 {
   (void)ctx;
@@ -98,6 +128,16 @@ static void file_key(void *ctx, const char *name, const char *value)
     if (dli_parse_bytes(value, &v) && v >= 1) {
       th.direct_block = v;
       th.direct_from = "file";
+    }
+  } else if (strcmp(name, "rma_put") == 0) {
+    rma_link(&th.rma.put, value);
+  } else if (strcmp(name, "rma_get") == 0) {
+    rma_link(&th.rma.get, value);
+  } else if (strcmp(name, "rma_pack") == 0) {
+    double v[2];
+    if (numbers(value, v, 2)) {
+      th.rma.pb = v[0];
+      th.rma.pn = v[1];
     }
   } else if (strncmp(name, "route@", 6) == 0) {
     table_row(&th.route, name + 6, value, route_value);
@@ -116,6 +156,7 @@ static void load(void)
   /* a block of half the L2 or more is out of cache by the time its packed
      copy is sent: packing it costs a whole extra pass over memory */
   th.direct_block = t->l2 ? clamp(t->l2 / 2, 64 * KIB, 16 * MIB) : 512 * KIB;
+  th.rma = default_rma;
   dli_tune_file_each(file_key, NULL);
   size_t v = dli_env_bytes("DL_PIPELINE_CHUNK", 0, 1, MAX_CHUNK);
   if (v) {
@@ -207,6 +248,13 @@ void dlp_thresholds_print(FILE *f)
   dli_tune_print_bytes(f, t->direct_block);
   fprintf(f, "\t# %s; DL_DIRECT_BLOCK overrides, the route table too\n",
           t->direct_from);
+  const dlp_rma_model *r = &t->rma;
+  for (int g = 0; g < 2; g++) {
+    const dlp_rma_link *l = g ? &r->get : &r->put;
+    fprintf(f, "rma_%s         %.0f %.0f %.4f %.0f %.4f %.1f\t# %s: L o G ot Gt ht (ns)\n",
+            g ? "get" : "put", l->L, l->o, l->G, l->ot, l->Gt, l->ht, r->from);
+  }
+  fprintf(f, "rma_pack        %.2f %.4f\t# ns per block, per byte\n", r->pb, r->pn);
   print_table(f, "route", &t->route, true);
   print_table(f, "mpich", &t->mpich, false);
 }

@@ -1,0 +1,65 @@
+/* The cost model that chooses a one-sided operation's route (doc/rma.md):
+ * the paper's latency L, overhead per operation o and cost per byte G for
+ * contiguous operations; the same for one operation whose target is a
+ * derived type (ot, Gt, and ht per target block, which MPICH's engine
+ * walks); and the copy cost of packing (per block, per byte). dataloop-tune
+ * fits them on this machine; the times are in nanoseconds. */
+#include <math.h>
+#include "preload.h"
+
+/* the whole m >= 1 that minimises a / m + b * m (a, b > 0): near sqrt(a / b),
+   without libm */
+static double best_split(double a, double b)
+{
+  double m = 1;                      /* floor(sqrt(a / b)), at least 1 */
+  while (4 * m * m * b <= a)
+    m *= 2;
+  for (double step = m / 2; step >= 1; step /= 2)
+    if ((m + step) * (m + step) * b <= a)
+      m += step;
+  return a / (m + 1) + b * (m + 1) < a / m + b * m ? m + 1 : m;
+}
+
+/* the time of route r for shape s (ns); the pipeline's best chunk count in
+   *m */
+static double cost(const dlp_rma_link *l, const dlp_rma_model *md, const dlp_rma_shape *s,
+                   int r, double *m)
+{
+  double n = (double)s->n, k = (double)s->k, ko = (double)s->k_origin;
+  double copy = s->origin_dense ? 0 : md->pb * ko + md->pn * n;
+  double derived = l->ot + l->Gt * n + l->ht * k;
+  switch (r) {
+  case DLP_R_BLOCKS: return l->L + copy + k * l->o + l->G * n;
+  case DLP_R_PACK: return l->L + copy + derived;
+  case DLP_R_MPICH: return l->L + derived + l->ht * ko;
+  case DLP_R_PIPE: {
+    /* packing chunk i + 1 overlaps moving chunk i (a put; a get unpacks
+       when it is complete, so nothing overlaps): copy / m + m * ot */
+    double most = (double)(s->n / s->esize);
+    *m = copy > 0 && l->ot > 0 && !s->get ? best_split(copy, l->ot) : 1;
+    *m = *m < 1 ? 1 : *m > most ? most : *m;
+    double overlapped = s->get ? copy : copy / *m;
+    return l->L + overlapped + derived + (*m - 1) * l->ot;
+  }
+  default: return INFINITY;
+  }
+}
+
+int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_t *chunk)
+{
+  const dlp_rma_model *md = &dlp_th()->rma;
+  const dlp_rma_link *l = s->get ? &md->get : &md->put;
+  int best = DLP_R_PACK;
+  double m = 1;
+  for (int r = 0; r < DLP_NROUTES; r++) {
+    double mr = 1;
+    t[r] = cost(l, md, s, r, &mr);
+    if (r == DLP_R_PIPE)
+      m = mr;
+    if (t[r] < t[best])
+      best = r;
+  }
+  size_t e = s->esize, c = (size_t)((double)s->n / m) + 1;
+  *chunk = (c + e - 1) / e * e;
+  return best;
+}

@@ -528,6 +528,33 @@ START_TEST(rma_model_routes)
 }
 END_TEST
 
+/* the runs of one element of a decoded type, for the one-sided model:
+   counted once (the count kept with the decoded type), capped */
+START_TEST(element_runs)
+{
+  MPI_Datatype v, merged, st, big;
+  ck_assert_int_eq(dli_mpi_blocks(MPI_DOUBLE), 1);
+  MPI_Type_vector(100, 2, 4, MPI_DOUBLE, &v);
+  MPI_Type_vector(10, 2, 2, MPI_DOUBLE, &merged);    /* one run */
+  int bl[2] = {1, 1};
+  MPI_Aint disp[2] = {0, 8};
+  MPI_Datatype ty[2] = {MPI_INT, MPI_DOUBLE};
+  MPI_Type_create_struct(2, bl, disp, ty, &st);
+  MPI_Type_vector(70000, 1, 2, MPI_INT, &big);
+  MPI_Datatype all[4] = {v, merged, st, big};
+  dl_count want[4] = {100, 1, 2, DLI_MPI_BLOCKS_CAP};
+  for (int i = 0; i < 4; i++) {
+    MPI_Type_commit(&all[i]);
+    ck_assert_int_eq(dli_mpi_blocks(all[i]), DLI_MPI_BLOCKS_CAP);  /* not decoded */
+    dl_type *t;
+    ck_assert_int_eq(dl_type_from_mpi(all[i], &t), DL_OK);
+    ck_assert_int_eq(dli_mpi_blocks(all[i]), want[i]);
+    ck_assert_int_eq(dli_mpi_blocks(all[i]), want[i]);             /* kept */
+    MPI_Type_free(&all[i]);
+  }
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   unsetenv("DL_STRATEGY");
@@ -550,6 +577,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, mpich_only_where_it_agrees);
   tcase_add_test(tc, engine_verdict_by_structure);
   tcase_add_test(tc, rma_model_routes);
+  tcase_add_test(tc, element_runs);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK);   /* MPI lives in this process */

@@ -34,5 +34,10 @@ typedef struct dli_mpi_info {
 } dli_mpi_info;
 DLI_HIDDEN int dli_type_from_mpi_info(MPI_Datatype dt, dl_type **out,
                                       dli_mpi_info *info);
+/* the contiguous runs of one element of a type dli_type_from_mpi_info
+   decoded (1 for a predefined one), counted once and kept, at most
+   DLI_MPI_BLOCKS_CAP (also the answer for a type not decoded) */
+#define DLI_MPI_BLOCKS_CAP ((dl_count)1 << 16)
+DLI_HIDDEN dl_count dli_mpi_blocks(MPI_Datatype dt);
 
 #endif

@@ -17,6 +17,7 @@ static pthread_mutex_t build_lock = PTHREAD_MUTEX_INITIALIZER;
 typedef struct entry {
   dl_type *t;
   dli_mpi_info info;         /* props: DLI_MPI_*, ZERO_BL and NEG_STD */
+  _Atomic dl_count blocks;   /* dli_mpi_blocks's, counted at first need */
 } entry;
 
 /* ZERO_BL: an empty type with bounds, a blocklength-0 vector or
@@ -461,6 +462,7 @@ static int lookup(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
   }
   if (!(e = malloc(sizeof(*e))))
     return DL_ERR_NOMEM;
+  e->blocks = -1;
   int rc = build(dt, &e->t, &e->info);
   if (!rc && PMPI_Type_set_attr(dt, type_key, e) != MPI_SUCCESS) {
     dl_type_free(&e->t);
@@ -505,6 +507,44 @@ int dli_type_from_mpi_info(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
   if (rc)
     *out = NULL;
   return rc;
+}
+
+/* the contiguous runs of one element of t, counted up to cap */
+static dl_count runs(const dl_type *t, dl_count cap)
+{
+  dl_segment *s;
+  size_t bytes;
+  if (dl_pack_size(1, t, &bytes) || dl_segment_create(NULL, 1, t, &s))
+    return cap;
+  int64_t offs[256], lens[256];
+  dl_count n = 0;
+  for (size_t at = 0; at < bytes && n < cap;) {
+    size_t last = bytes, got = 0;
+    if (dl_segment_offlen(s, at, &last, offs, lens, 256, &got) || last <= at)
+      break;
+    n += (dl_count)got;
+    at = last;
+  }
+  dl_segment_free(&s);
+  return n < 1 ? 1 : n < cap ? n : cap;
+}
+
+dl_count dli_mpi_blocks(MPI_Datatype dt)
+{
+  if (dli_named_type(dt))
+    return 1;
+  int found = 0;
+  entry *e;
+  pthread_once(&key_once, make_keys);
+  if (type_key == MPI_KEYVAL_INVALID ||
+      PMPI_Type_get_attr(dt, type_key, &e, &found) != MPI_SUCCESS || !found)
+    return DLI_MPI_BLOCKS_CAP;
+  dl_count n = e->blocks;
+  if (n < 0) {
+    n = runs(e->t, DLI_MPI_BLOCKS_CAP);
+    e->blocks = n;       /* another thread may count it too: the same */
+  }
+  return n;
 }
 
 int dl_type_from_mpi(MPI_Datatype dt, dl_type **out)

@@ -73,7 +73,8 @@ static double now(void)
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-size_t dlp_count_blocks(const dlp_data *d, size_t cap)
+/* the contiguous blocks of d's data, counted up to cap */
+static size_t count_blocks(const dlp_data *d, size_t cap)
 {
   dl_segment *s;
   if (dl_segment_create(NULL, d->count, d->t, &s) != DL_OK)
@@ -171,7 +172,7 @@ static void ensure_blocks(const dlp_data *d, plan *p, size_t nblocks)
 static void choose(const dlp_data *d, plan *p)
 {
   size_t cap = MAX_BLOCKS + 1;
-  size_t nblocks = dlp_count_blocks(d, cap);
+  size_t nblocks = count_blocks(d, cap);
   p->route = pick(d, p, nblocks);
   bool adapt = p->forced < 0 && dlp_cfg()->adapt;
   if (adapt)

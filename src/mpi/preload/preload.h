@@ -243,8 +243,6 @@ DLI_HIDDEN void dlp_choose(const dlp_data *d, bool stream, bool recv, dlp_choice
 DLI_HIDDEN void dlp_choice_done(dlp_choice *c, bool recv, bool ok);
 /* frees every cached plan (at MPI_Finalize, and for tests) */
 DLI_HIDDEN void dlp_plans_free(void);
-/* the contiguous blocks of d's data (at least 1), counted up to cap */
-DLI_HIDDEN size_t dlp_count_blocks(const dlp_data *d, size_t cap);
 /* counts a message a route carried (dl_preload_routes) */
 DLI_HIDDEN void dlp_route_count(int route, bool recv);
 

@@ -242,8 +242,15 @@ static int pipe_route(rma *x, dl_segment *ts)
 
 /* ---- choosing ---- */
 
-/* blocks counted at most, per side, to predict a route's time */
-#define COUNT_CAP ((size_t)1 << 16)
+/* the contiguous blocks of d: its elements' runs times its count (runs
+   of neighbouring elements that merge counted apart), capped */
+static size_t blocks_of(const dlp_data *d)
+{
+  if (d->dense)
+    return 1;
+  double n = (double)dli_mpi_blocks(d->dt) * (double)d->count;
+  return n > (double)DLI_MPI_BLOCKS_CAP ? (size_t)DLI_MPI_BLOCKS_CAP : (size_t)n;
+}
 
 /* forced, or the route of least predicted time (rma_model.c); request
    forms take one operation */
@@ -257,8 +264,8 @@ static int choose(rma *x, bool request)
   const dlp_data *o = x->kind == GET || x->operand ? &x->o : &x->r;
   dlp_rma_shape s = {.get = x->kind == GET || x->kind == GET_ACC, .n = x->n,
                      .esize = (size_t)x->esize, .origin_dense = o->dense};
-  s.k = x->t.dense ? 1 : dlp_count_blocks(&x->t, COUNT_CAP);
-  s.k_origin = o->dense ? 1 : dlp_count_blocks(o, COUNT_CAP);
+  s.k = blocks_of(&x->t);
+  s.k_origin = blocks_of(o);
   double t[DLP_NROUTES];
   int best = dlp_rma_best(&s, t, &x->chunk);
   if (strcmp(dlp_th()->chunk_from, "environment") == 0)

@@ -891,6 +891,18 @@ static void packed_messages(void)
 }
 
 /* both directions at once, and with a null peer on one side */
+/* sendrecvs to oneself the interposer copied (dl_preload_counts) */
+static unsigned long long self_copies(void)
+{
+  int (*counts)(unsigned long long *, int) =
+    (int (*)(unsigned long long *, int))dlsym(RTLD_DEFAULT, "dl_preload_counts");
+  unsigned long long c[8] = {0};
+  if (!counts)
+    return 0;
+  CHECK(counts(c, 8) >= 6, "dl_preload_counts has no self-copy count");
+  return c[5];
+}
+
 static void sendrecv(void)
 {
   buf s, r, s2;
@@ -916,6 +928,43 @@ static void sendrecv(void)
     CHECK(st.MPI_SOURCE == MPI_PROC_NULL, "sendrecv from MPI_PROC_NULL: source %d",
           st.MPI_SOURCE);
   }
+  /* to oneself: copied type to type by the interposer (counted), unless a
+     message of one's own is waiting that the receive matches first */
+  unsigned long long before = self_copies();
+  blank(&r);
+  fill(&s, 60 + rank);
+  OK(MPI_Sendrecv(s.origin, s.count, s.t, rank, 54, r.origin, r.count, r.t, rank, 54,
+                  MPI_COMM_WORLD, &st));
+  STATUS("sendrecv to oneself", &st, &r, rank, 54);
+  VERIFY("sendrecv to oneself", &s2, 60 + rank, &r, s2.packed);
+  CHECK(!preloaded || self_copies() == before + 1, "sendrecv to oneself: not copied");
+  /* behind a waiting message of one's own (short: MPICH's send to itself
+     completes without a receive) */
+  buf ss, rr, ss2, e;
+  resized(&ss, 10);
+  resized(&rr, 10);
+  resized(&ss2, 10);
+  resized(&e, 10);
+  fill(&ss, 70 + rank);
+  fill(&e, 80 + rank);
+  MPI_Request q;
+  OK(MPI_Isend(e.origin, e.count, e.t, rank, 55, MPI_COMM_WORLD, &q));
+  blank(&rr);
+  OK(MPI_Sendrecv(ss.origin, ss.count, ss.t, rank, 55, rr.origin, rr.count, rr.t, rank,
+                  MPI_ANY_TAG, MPI_COMM_WORLD, &st));   /* receives e's */
+  OK(MPI_Wait(&q, MPI_STATUS_IGNORE));
+  STATUS("sendrecv to oneself behind a waiting message", &st, &rr, rank, 55);
+  VERIFY("sendrecv to oneself behind a waiting message", &ss2, 80 + rank, &rr,
+         ss2.packed);
+  CHECK(!preloaded || self_copies() == before + 1, "copied past a waiting message");
+  blank(&rr);
+  OK(MPI_Recv(rr.origin, rr.count, rr.t, rank, 55, MPI_COMM_WORLD, &st));
+  STATUS("the sendrecv's own message", &st, &rr, rank, 55);
+  VERIFY("the sendrecv's own message", &ss2, 70 + rank, &rr, ss2.packed);
+  buf_free(&ss);
+  buf_free(&rr);
+  buf_free(&ss2);
+  buf_free(&e);
   buf_free(&s);
   buf_free(&r);
   buf_free(&s2);

@@ -73,10 +73,11 @@ int dl_preload_rma_routes(unsigned long long *out, int n);
 /* ---- counts (stats.c) ---- */
 /* what dl_preload_counts reports, in this order: MPI_Pack and MPI_Unpack
    calls (native and external32) and derived-type sends and receives
-   (a sendrecv counts once on each side) that dataloop handled, and waits
+   (a sendrecv counts once on each side) that dataloop handled, waits
    that blocked in MPICH on requests of pipeline streams as well as their
-   own */
-enum { DLP_N_PACK, DLP_N_UNPACK, DLP_N_SEND, DLP_N_RECV, DLP_N_BLOCKED, DLP_N_COUNTS };
+   own, and sendrecvs to oneself that dataloop copied type to type */
+enum { DLP_N_PACK, DLP_N_UNPACK, DLP_N_SEND, DLP_N_RECV, DLP_N_BLOCKED, DLP_N_COPY,
+       DLP_N_COUNTS };
 DLI_HIDDEN void dlp_count(int what);
 /* exported: copies the first n counts (at most DLP_N_COUNTS) to out and
    returns DLP_N_COUNTS */

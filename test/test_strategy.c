@@ -483,7 +483,8 @@ static int rma_route(bool get, size_t n, size_t k, size_t ko, bool dense, size_t
   dlp_rma_shape s = {.get = get, .n = n, .k = k, .k_origin = ko, .esize = 8,
                      .origin_dense = dense};
   double t[DLP_NROUTES];
-  int r = dlp_rma_best(&s, t, chunk);
+  bool lockstep;
+  int r = dlp_rma_best(&s, t, chunk, &lockstep);
   for (int i = 0; i < DLP_NROUTES; i++)
     ck_assert(t[r] <= t[i]);
   ck_assert_uint_eq(*chunk % 8, 0);

@@ -67,7 +67,8 @@ int dl_preload_active(void);
 /* exported (plan.c): messages each route carried, and the routes' names */
 int dl_preload_routes(unsigned long long *out, int n);
 const char *dl_preload_route_name(int route);
-/* exported (rma.c): one-sided operations each route carried as origin */
+/* exported (rma.c): one-sided operations each route carried as origin,
+   then (entry DLP_NROUTES) those of blocks from the user's memory */
 int dl_preload_rma_routes(unsigned long long *out, int n);
 
 /* ---- counts (stats.c) ---- */
@@ -213,11 +214,14 @@ typedef struct dlp_rma_shape {
   bool get;
   size_t n, k, k_origin, esize;
   bool origin_dense;
+  bool lockstep_ok;      /* blocks may go from the user's memory */
 } dlp_rma_shape;
 /* the route of least predicted time among pack, blocks, pipeline and
    mpich; t: each route's prediction (ns; DIRECT infinite); *chunk: the
-   pipeline's chunk (a multiple of esize) */
-DLI_HIDDEN int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_t *chunk);
+   pipeline's chunk (a multiple of esize); *lockstep: blocks go from the
+   user's memory, one operation per overlap of origin and target blocks */
+DLI_HIDDEN int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_t *chunk,
+                            bool *lockstep);
 /* prints them as tuning file lines */
 DLI_HIDDEN void dlp_thresholds_print(FILE *f);
 

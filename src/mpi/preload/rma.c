@@ -20,6 +20,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include "preload.h"
 
 enum { PUT, GET, ACC, GET_ACC };
@@ -46,19 +47,22 @@ typedef struct rma {
   char *to;            /* the results in stream order */
   dlp_data *into;      /* to is staged: unpacked into this at completion */
   size_t chunk;        /* PIPE's, a multiple of esize */
+  bool lockstep;       /* BLOCKS from the user's memory (lockstep_route) */
   bool direct;         /* derived types, nothing to rearrange */
 } rma;
 
 #define BATCH 256
-static _Atomic unsigned long long carried[DLP_NROUTES];
+/* per route, then those of BLOCKS that went from the user's memory */
+#define LOCKSTEP DLP_NROUTES
+static _Atomic unsigned long long carried[DLP_NROUTES + 1];
 
 /* exported: one-sided operations (as origin) each route carried */
 __attribute__((visibility("default"))) int dl_preload_rma_routes(unsigned long long *out,
                                                                  int n)
 {
-  for (int r = 0; r < DLP_NROUTES && r < n; r++)
+  for (int r = 0; r <= DLP_NROUTES && r < n; r++)
     out[r] = carried[r];
-  return DLP_NROUTES;
+  return DLP_NROUTES + 1;
 }
 
 /* one MPICH operation of x: n stream bytes from `from` (results to `to`),
@@ -158,12 +162,11 @@ static int pack_route(rma *x)
   return issue(x, x->from, x->to, (MPI_Count)x->n, x->disp, x->t.count, x->t.dt, NULL);
 }
 
-/* a block of x at byte off from the target address, as one operation:
-   contiguous where the unit addresses it */
-static int one_block(const rma *x, size_t pos, int64_t off, int64_t len)
+/* a block of len bytes of x at byte off from the target address, from
+   `from` (results to `to`), as one operation: contiguous where the unit
+   addresses it */
+static int one_block(const rma *x, const char *from, char *to, int64_t off, int64_t len)
 {
-  const char *from = x->from ? x->from + pos : NULL;
-  char *to = x->to ? x->to + pos : NULL;
   MPI_Count k = len / x->esize, d = off;
   if (off % x->unit == 0)
     return issue(x, from, to, len, x->disp + (MPI_Aint)(off / x->unit), k, x->el, NULL);
@@ -204,10 +207,61 @@ static int blocks_route(rma *x, dl_segment *ts)
     if (dl_segment_offlen(ts, at, &last, off, len, BATCH, &got) != DL_OK || last <= at)
       return -MPI_ERR_INTERN;
     for (size_t i = 0; i < got && rc == MPI_SUCCESS; i++) {
-      rc = one_block(x, at, off[i], len[i]);
+      rc = one_block(x, x->from ? x->from + at : NULL, x->to ? x->to + at : NULL, off[i],
+                     len[i]);
       at += (size_t)len[i];
     }
   }
+  return rc;
+}
+
+/* the origin's blocks against the target's: one operation per overlap,
+   from (a get: into) the user's memory where it lies, nothing staged */
+static int lockstep_route(rma *x, dl_segment *ts)
+{
+  dl_segment *os;
+  if (dl_segment_create(x->o.buf, x->o.count, x->o.t, &os) != DL_OK)
+    return -MPI_ERR_NO_MEM;
+  struct iovec iov[BATCH];
+  int64_t off[BATCH], len[BATCH];
+  size_t ni = 0, ii = 0, nt = 0, it = 0, oat = 0, tat = 0, iused = 0, tused = 0;
+  int rc = MPI_SUCCESS;
+  for (size_t pos = 0; rc == MPI_SUCCESS && pos < x->n;) {
+    size_t last = x->n;
+    if (ii == ni) {
+      if (dl_segment_iov(os, oat, &last, iov, BATCH, &ni) != DL_OK || last <= oat) {
+        rc = -MPI_ERR_INTERN;
+        break;
+      }
+      oat = last;
+      ii = 0;
+    }
+    last = x->n;
+    if (it == nt) {
+      if (dl_segment_offlen(ts, tat, &last, off, len, BATCH, &nt) != DL_OK || last <= tat) {
+        rc = -MPI_ERR_INTERN;
+        break;
+      }
+      tat = last;
+      it = 0;
+    }
+    size_t a = iov[ii].iov_len - iused, b = (size_t)len[it] - tused, m = a < b ? a : b;
+    char *mem = (char *)iov[ii].iov_base + iused;
+    rc = one_block(x, x->kind == GET ? NULL : mem, x->kind == GET ? mem : NULL,
+                   off[it] + (int64_t)tused, (int64_t)m);
+    pos += m;
+    iused += m;
+    tused += m;
+    if (iused == iov[ii].iov_len) {
+      ii++;
+      iused = 0;
+    }
+    if (tused == (size_t)len[it]) {
+      it++;
+      tused = 0;
+    }
+  }
+  dl_segment_free(&os);
   return rc;
 }
 
@@ -263,11 +317,12 @@ static int choose(rma *x, bool request)
     return DLP_R_PACK;
   const dlp_data *o = x->kind == GET || x->operand ? &x->o : &x->r;
   dlp_rma_shape s = {.get = x->kind == GET || x->kind == GET_ACC, .n = x->n,
-                     .esize = (size_t)x->esize, .origin_dense = o->dense};
+                     .esize = (size_t)x->esize, .origin_dense = o->dense,
+                     .lockstep_ok = x->kind != GET_ACC && !o->dense};
   s.k = blocks_of(&x->t);
   s.k_origin = blocks_of(o);
   double t[DLP_NROUTES];
-  int best = dlp_rma_best(&s, t, &x->chunk);
+  int best = dlp_rma_best(&s, t, &x->chunk, &x->lockstep);
   if (strcmp(dlp_th()->chunk_from, "environment") == 0)
     x->chunk = dlp_chunk() / s.esize * s.esize;
   return forced >= 0 ? forced : best;
@@ -412,7 +467,8 @@ static int start_request(rma *x, MPI_Request *req)
 static int run(rma *x, int route, MPI_Request *req)
 {
   dl_segment *ts = NULL;
-  int rc = stage(x, route != DLP_R_PIPE);
+  bool lock = route == DLP_R_BLOCKS && x->lockstep;
+  int rc = lock ? MPI_SUCCESS : stage(x, route != DLP_R_PIPE);
   if (rc == MPI_SUCCESS && req)
     rc = start_request(x, req);
   else if (rc == MPI_SUCCESS && route != DLP_R_PACK &&
@@ -420,6 +476,7 @@ static int run(rma *x, int route, MPI_Request *req)
     rc = -MPI_ERR_NO_MEM;
   else if (rc == MPI_SUCCESS)
     rc = route == DLP_R_PACK ? pack_route(x)
+       : lock ? lockstep_route(x, ts)
        : route == DLP_R_BLOCKS ? blocks_route(x, ts) : pipe_route(x, ts);
   dl_segment_free(&ts);
   /* a failure part way may leave operations reading the stage: it goes
@@ -447,6 +504,8 @@ static int one_sided(const rma_args *a, MPI_Request *req)
   if (route == DLP_R_MPICH)
     return pass(a, req);
   rc = run(&x, route, req);
+  if (route == DLP_R_BLOCKS && x.lockstep && !req)
+    count(LOCKSTEP);
   if (rc >= 0)
     return rc;
   return dlp_raise_win_msg(a->win, -rc, "%s: %s", call,

@@ -20,8 +20,8 @@ static double best_split(double a, double b)
   return a / (m + 1) + b * (m + 1) < a / m + b * m ? m + 1 : m;
 }
 
-/* the time of route r for shape s (ns); the pipeline's best chunk count in
-   *m */
+/* the time of route r for shape s (ns); in *m the pipeline's best chunk
+   count, or 0 where blocks go from the user's memory */
 static double cost(const dlp_rma_link *l, const dlp_rma_model *md, const dlp_rma_shape *s,
                    int r, double *m)
 {
@@ -29,7 +29,15 @@ static double cost(const dlp_rma_link *l, const dlp_rma_model *md, const dlp_rma
   double copy = s->origin_dense ? 0 : md->pb * ko + md->pn * n;
   double derived = l->ot + l->Gt * n + l->ht * k;
   switch (r) {
-  case DLP_R_BLOCKS: return l->L + copy + k * l->o + l->G * n;
+  case DLP_R_BLOCKS: {
+    /* from the packed stream, or (*m = 0) an operation per overlap of an
+       origin block and a target block, from the user's memory: at most
+       k + k_o of them, k where the blocks line up (assumed) */
+    double staged = l->L + copy + k * l->o + l->G * n;
+    double lockstep = l->L + (k > ko ? k : ko) * l->o + l->G * n;
+    *m = s->lockstep_ok && lockstep < staged ? 0 : 1;
+    return *m == 0 ? lockstep : staged;
+  }
   case DLP_R_PACK: return l->L + copy + derived;
   case DLP_R_MPICH: return l->L + derived + l->ht * ko;
   case DLP_R_PIPE: {
@@ -45,7 +53,8 @@ static double cost(const dlp_rma_link *l, const dlp_rma_model *md, const dlp_rma
   }
 }
 
-int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_t *chunk)
+int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_t *chunk,
+                 bool *lockstep)
 {
   const dlp_rma_model *md = &dlp_th()->rma;
   const dlp_rma_link *l = s->get ? &md->get : &md->put;
@@ -56,6 +65,8 @@ int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_t *chunk)
     t[r] = cost(l, md, s, r, &mr);
     if (r == DLP_R_PIPE)
       m = mr;
+    if (r == DLP_R_BLOCKS)
+      *lockstep = mr == 0;
     if (t[r] < t[best])
       best = r;
   }

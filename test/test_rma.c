@@ -324,9 +324,9 @@ static uint64_t seed_of(const rcase *c, int r, int what)
 
 static void fill_bytes(char *p, size_t n, uint64_t s)
 {
-  for (size_t i = 0; i < n; i++) {
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    p[i] = (char)(s >> 56);
+  for (size_t i = 0; i < n; i += 8) {
+    uint64_t x = mix(s += 0x9e3779b97f4a7c15ull);
+    memcpy(p + i, &x, n - i < 8 ? n - i : 8);
   }
 }
 
@@ -901,7 +901,8 @@ static bool fixed_pair(int p, rcase *c)
 
 /* Each fixed pair twice: every operation in a passive-target epoch, then
    the four that are not R-forms in an active-target one; each operation
-   once with int counts and once as its _c form */
+   once with int counts and once as its _c form. Over the six pairs, every
+   synchronization, window kind and completion call occurs. */
 static int fixed_cases(rng *r, int index)
 {
   for (int p = 0;; p++) {
@@ -909,8 +910,10 @@ static int fixed_cases(rng *r, int index)
       rcase cs[NOPS], proto;
       memset(&proto, 0, sizeof(proto));
       draw_batch(&proto, r, !active);
-      if (active)
-        proto.sync = p % 2 ? SY_FENCE : SY_PSCW;
+      proto.sync = active ? (p % 2 ? SY_FENCE : SY_PSCW) : SY_LOCK + p % (NSYNCS - SY_LOCK);
+      proto.win = (p + 2 * active) % NWINS;
+      proto.du = proto.win == W_DYNAMIC ? 1 : proto.du;
+      proto.done = p % NDONES;
       int n = active ? 4 : NOPS;
       for (int op = 0; op < n; op++) {
         rcase *c = &cs[op];
@@ -1041,7 +1044,7 @@ static void random_case(rng *r, const rcase *proto, rcase *c)
   }
 }
 
-enum { BATCH = 8 };
+enum { BATCH = 12 };
 
 static void random_cases(rng *r, int index, int n)
 {

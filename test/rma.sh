@@ -1,0 +1,41 @@
+#!/bin/sh
+# test/test_rma (one-sided communication with derived datatypes) under
+# mpiexec -n 2 and -n 3 on this host: plain MPICH, then with
+# libdataloop-mpi-preload.so preloaded: the automatic choice (predefined
+# data must go "direct"), then each route forced with DL_STRATEGY (pack,
+# blocks, mpich, pipe; the pipelined route also with DL_PIPELINE_CHUNK=1000,
+# an odd chunk that splits target blocks and elements). Each preloaded run
+# says which routes must have carried one-sided operations that each rank
+# issued (DL_EXPECT_RMA_ROUTES) and which must not (DL_FORBID_RMA_ROUTES;
+# R-forms may be packed when blocks or the pipeline are forced, so those
+# runs do not forbid "pack"); test_rma asks the interposer
+# (dl_preload_rma_routes). The random cases differ from run to run: each
+# prints its seed, and DL_TEST_SEED=<seed> repeats it. Several processes
+# are not run under Valgrind (make check-valgrind skips this script; it
+# runs in make check).
+b=${top_builddir:-.}
+lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload.so
+[ -n "$DL_VALGRIND" ] && { echo "multi-process test: not under valgrind"; exit 77; }
+[ -n "$MPIEXEC" ] || { echo "no mpiexec found by configure" >&2; exit 77; }
+[ -f "$lib" ] || { echo "no $lib (configured with --disable-shared?)" >&2; exit 77; }
+prog=$(cd "$b" && pwd)/test/test_rma
+run() {
+  for n in 2 3; do
+    echo "== -n $n $*"
+    timeout 300 "$MPIEXEC" -n $n "$@" "$prog" || { echo "FAILED: -n $n $*" >&2; exit 1; }
+  done
+}
+pre="-genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD $lib"
+run -genv DL_EXPECT_PRELOAD 0
+run $pre -genv DL_EXPECT_RMA_ROUTES direct
+run $pre -genv DL_STRATEGY pack -genv DL_EXPECT_RMA_ROUTES direct,pack \
+    -genv DL_FORBID_RMA_ROUTES blocks,mpich,pipeline
+run $pre -genv DL_STRATEGY blocks -genv DL_EXPECT_RMA_ROUTES direct,blocks \
+    -genv DL_FORBID_RMA_ROUTES mpich,pipeline
+run $pre -genv DL_STRATEGY mpich -genv DL_EXPECT_RMA_ROUTES direct,mpich \
+    -genv DL_FORBID_RMA_ROUTES pack,blocks,pipeline
+run $pre -genv DL_STRATEGY pipe -genv DL_EXPECT_RMA_ROUTES direct,pipeline \
+    -genv DL_FORBID_RMA_ROUTES blocks,mpich
+run $pre -genv DL_STRATEGY pipe -genv DL_PIPELINE_CHUNK 1000 \
+    -genv DL_EXPECT_RMA_ROUTES direct,pipeline -genv DL_FORBID_RMA_ROUTES blocks,mpich
+echo "ok"

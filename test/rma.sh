@@ -4,7 +4,9 @@
 # libdataloop-mpi-preload.so preloaded: the automatic choice (predefined
 # data must go "direct"), then each route forced with DL_STRATEGY (pack,
 # blocks, mpich, pipe; the pipelined route also with DL_PIPELINE_CHUNK=1000,
-# an odd chunk that splits target blocks and elements). Each preloaded run
+# an odd chunk that splits target blocks and elements; blocks under a
+# tuning file whose model sends them from the user's memory, block against
+# block: "lockstep"). Each preloaded run
 # says which routes must have carried one-sided operations that each rank
 # issued (DL_EXPECT_RMA_ROUTES) and which must not (DL_FORBID_RMA_ROUTES;
 # R-forms may be packed when blocks or the pipeline are forced, so those
@@ -38,4 +40,11 @@ run $pre -genv DL_STRATEGY pipe -genv DL_EXPECT_RMA_ROUTES direct,pipeline \
     -genv DL_FORBID_RMA_ROUTES blocks,mpich
 run $pre -genv DL_STRATEGY pipe -genv DL_PIPELINE_CHUNK 1000 \
     -genv DL_EXPECT_RMA_ROUTES direct,pipeline -genv DL_FORBID_RMA_ROUTES blocks,mpich
+# a model under which blocks go from the user's memory, block against
+# block (packing dear, operations cheap): forced and chosen
+conf=$(mktemp /tmp/dl-rma-tune-XXXXXX)
+printf 'rma_put 0 1 0 0 0 0\nrma_get 0 1 0 0 0 0\nrma_pack 1000 1\n' > "$conf"
+run $pre -genv DL_TUNE_FILE "$conf" -genv DL_STRATEGY blocks \
+    -genv DL_EXPECT_RMA_ROUTES direct,blocks,lockstep -genv DL_FORBID_RMA_ROUTES mpich,pipeline
+rm -f "$conf"
 echo "ok"

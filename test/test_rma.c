@@ -31,7 +31,9 @@
  *   DL_EXPECT_PRELOAD=1|0      fail unless the interposer is (is not) loaded
  *   DL_EXPECT_RMA_ROUTES=a,b   fail unless each route named carried
  *                              one-sided operations this rank issued
- *                              (dl_preload_rma_routes)
+ *                              (dl_preload_rma_routes; "lockstep": the
+ *                              blocks route's operations from the user's
+ *                              memory, its count past the routes')
  *   DL_FORBID_RMA_ROUTES=a,b   fail if any of them carried one
  *   DL_TEST_SEED               the random seed (rank 0's is used)
  *   DL_TEST_SCALE              scales the number of random cases (1)
@@ -1239,7 +1241,11 @@ static void check_routes(void)
       int r = 0;
       while (named(r) && strcmp(named(r), word))
         r++;
-      if (!named(r) || r >= n || r >= 32) {
+      if (!strcmp(word, "lockstep"))   /* the count past the routes' */
+        r = n - 1;
+      else if (!named(r))
+        r = n;
+      if (r < 0 || r >= n || r >= 32) {
         CHECK(false, "%s: no route named %s", vars[v], word);
         continue;
       }

@@ -48,7 +48,7 @@ typedef struct rma {
   dlp_data *into;      /* to is staged: unpacked into this at completion */
   size_t chunk;        /* PIPE's, a multiple of esize */
   bool lockstep;       /* BLOCKS from the user's memory (lockstep_route) */
-  bool direct;         /* derived types, nothing to rearrange */
+  bool derived;        /* some side is a derived type */
 } rma;
 
 #define BATCH 256
@@ -162,21 +162,53 @@ static int pack_route(rma *x)
   return issue(x, x->from, x->to, (MPI_Count)x->n, x->disp, x->t.count, x->t.dt, NULL);
 }
 
-/* a block of len bytes of x at byte off from the target address, from
-   `from` (results to `to`), as one operation: contiguous where the unit
-   addresses it */
+/* a block of len bytes of x at byte off from the target address (a
+   multiple of its unit: alignment), from `from` (results to `to`), as one
+   contiguous operation */
 static int one_block(const rma *x, const char *from, char *to, int64_t off, int64_t len)
 {
-  MPI_Count k = len / x->esize, d = off;
-  if (off % x->unit == 0)
-    return issue(x, from, to, len, x->disp + (MPI_Aint)(off / x->unit), k, x->el, NULL);
-  MPI_Datatype one;
-  int rc = PMPI_Type_create_hindexed_c(1, &k, &d, x->el, &one);
-  if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(&one)) == MPI_SUCCESS)
-    rc = issue(x, from, to, len, x->disp, 1, one, NULL);
-  if (one != MPI_DATATYPE_NULL)
-    PMPI_Type_free(&one);
-  return rc;
+  return issue(x, from, to, len, x->disp + (MPI_Aint)(off / x->unit), len / x->esize,
+               x->el, NULL);
+}
+
+/* how the target's unit addresses x's blocks: 0, some target block
+   begins where it cannot (MPICH 4.0.2 fails get-accumulates on the
+   one-block types that would address it); 1, every one begins at a
+   multiple of it; 2, and every length, the origin's blocks' too, is a
+   multiple of it, so that block against block every piece is addressed
+   (origin: check those) */
+static int alignment(const rma *x, dl_segment *ts, bool origin)
+{
+  int64_t off[BATCH], len[BATCH];
+  int level = 2;
+  for (size_t at = 0; x->unit > 1 && at < x->n;) {
+    size_t last = x->n, got = 0;
+    if (dl_segment_offlen(ts, at, &last, off, len, BATCH, &got) != DL_OK || last <= at)
+      return 0;
+    for (size_t i = 0; i < got; i++) {
+      if (off[i] % x->unit)
+        return 0;
+      if (len[i] % x->unit)
+        level = 1;
+    }
+    at = last;
+  }
+  dl_segment *os;
+  if (x->unit == 1 || level < 2 || !origin)
+    return level;
+  if (dl_segment_create(NULL, x->o.count, x->o.t, &os) != DL_OK)
+    return 1;
+  for (size_t at = 0; level == 2 && at < x->n;) {
+    size_t last = x->n, got = 0;
+    if (dl_segment_offlen(os, at, &last, off, len, BATCH, &got) != DL_OK || last <= at)
+      level = 1;
+    for (size_t i = 0; level == 2 && i < got; i++)
+      if (len[i] % x->unit)
+        level = 1;
+    at = last;
+  }
+  dl_segment_free(&os);
+  return level;
 }
 
 /* the target's blocks in stream bytes [at, end) as one hindexed type of
@@ -374,6 +406,19 @@ static int pass(const rma_args *a, MPI_Request *req)
   }
 }
 
+/* the user's arguments with a derived type to MPICH: MPICH 4.0.2 makes
+   the request of such an operation complete before its data moved (an
+   MPI_Rget's buffer unwritten), so a request made complete is completed
+   for real (remote completion: MPICH's local one is early too) */
+static int pass_derived(const rma_args *a, MPI_Request *req)
+{
+  int rc = pass(a, req), done = 0;
+  if (rc == MPI_SUCCESS && req &&
+      PMPI_Request_get_status(*req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done)
+    rc = PMPI_Win_flush(a->rank, a->win);
+  return rc;
+}
+
 /* x from the call's arguments: MPI_SUCCESS, or DLP_PASS where MPICH takes
    the user's arguments (invalid ones it judges, sizes that differ, data
    with nothing to rearrange) */
@@ -402,15 +447,17 @@ static int describe(rma *x, const rma_args *a)
     return DLP_PASS;
   if (a->kind == GET_ACC && x->r.bytes != x->n)
     return DLP_PASS;
-  straight = straight && (!(x->operand || a->kind == GET) || dlp_straight(&x->o)) &&
-             (a->kind != GET_ACC || dlp_straight(&x->r));
-  if (straight || x->n == 0) {
-    x->direct = true;
-    return DLP_PASS;
-  }
-  x->el = element(x, &x->esize);
-  if (size >= 0 && !in_window(x, size))
+  /* MPICH 4.0.2 checks no target range: every operation is checked */
+  if (x->n > 0 && size >= 0 && !in_window(x, size))
     return MPI_ERR_RMA_RANGE;
+  bool has_o = x->operand || a->kind == GET;
+  straight = straight && (!has_o || dlp_straight(&x->o)) &&
+             (a->kind != GET_ACC || dlp_straight(&x->r));
+  x->derived = !x->t.named || (has_o && !x->o.named) ||
+               (a->kind == GET_ACC && !x->r.named);
+  if (straight || x->n == 0)
+    return DLP_PASS;
+  x->el = element(x, &x->esize);
   return MPI_SUCCESS;
 }
 
@@ -425,10 +472,11 @@ static int request_finish(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_o
   *raise_on = MPI_COMM_NULL;
   /* MPICH 4.0.2 completes the request of an operation on a derived
      target type before its data moved (an MPI_Rget's buffer still
-     unwritten): local completion first (a request form is in a
-     passive-target epoch, where this is allowed) */
+     unwritten), and its local completion can be early too: remote
+     completion first (a request form is in a passive-target epoch,
+     where this is allowed) */
   if (err == MPI_SUCCESS)
-    err = PMPI_Win_flush_local(op->peer, op->win);
+    err = PMPI_Win_flush(op->peer, op->win);
   if (op->recv && err == MPI_SUCCESS)
     dlp_stage_in(&op->d, op->stage, op->d.bytes);
   dlp_stage_put(op->stage);
@@ -464,20 +512,29 @@ static int start_request(rma *x, MPI_Request *req)
 }
 
 /* MPICH's error codes, or an own error class negated */
-static int run(rma *x, int route, MPI_Request *req)
+/* MPICH's error codes, or an own error class negated; *route: the one
+   taken (blocks the unit cannot address are packed) */
+static int run(rma *x, int *route, MPI_Request *req)
 {
   dl_segment *ts = NULL;
-  bool lock = route == DLP_R_BLOCKS && x->lockstep;
-  int rc = lock ? MPI_SUCCESS : stage(x, route != DLP_R_PIPE);
+  int rc = MPI_SUCCESS;
+  if (!req && *route != DLP_R_PACK &&
+      dl_segment_create(NULL, x->t.count, x->t.t, &ts) != DL_OK)
+    rc = -MPI_ERR_NO_MEM;
+  int level = rc == MPI_SUCCESS && *route == DLP_R_BLOCKS
+            ? alignment(x, ts, x->lockstep) : 2;
+  if (level == 0)
+    *route = DLP_R_PACK;
+  bool lock = *route == DLP_R_BLOCKS && x->lockstep && level == 2;
+  x->lockstep = lock;
+  if (rc == MPI_SUCCESS && !lock)
+    rc = stage(x, *route != DLP_R_PIPE);
   if (rc == MPI_SUCCESS && req)
     rc = start_request(x, req);
-  else if (rc == MPI_SUCCESS && route != DLP_R_PACK &&
-           dl_segment_create(NULL, x->t.count, x->t.t, &ts) != DL_OK)
-    rc = -MPI_ERR_NO_MEM;
   else if (rc == MPI_SUCCESS)
-    rc = route == DLP_R_PACK ? pack_route(x)
+    rc = *route == DLP_R_PACK ? pack_route(x)
        : lock ? lockstep_route(x, ts)
-       : route == DLP_R_BLOCKS ? blocks_route(x, ts) : pipe_route(x, ts);
+       : *route == DLP_R_BLOCKS ? blocks_route(x, ts) : pipe_route(x, ts);
   dl_segment_free(&ts);
   /* a failure part way may leave operations reading the stage: it goes
      at the next synchronization (or MPI_Win_free) all the same */
@@ -491,19 +548,21 @@ static int one_sided(const rma_args *a, MPI_Request *req)
   rma x;
   int rc = describe(&x, a);
   if (rc == DLP_PASS) {
-    if (x.direct)
+    if (x.derived)
       count(DLP_R_DIRECT);
-    return pass(a, req);
+    return x.derived ? pass_derived(a, req) : pass(a, req);
   }
   const char *call = call_names[req != NULL][a->kind];
   if (rc != MPI_SUCCESS)
     return dlp_raise_win_msg(a->win, rc, "%s: the target range lies outside rank %d's "
                              "window", call, a->rank);
   int route = choose(&x, req != NULL);
+  if (route == DLP_R_MPICH) {
+    count(route);
+    return pass_derived(a, req);
+  }
+  rc = run(&x, &route, req);
   count(route);
-  if (route == DLP_R_MPICH)
-    return pass(a, req);
-  rc = run(&x, route, req);
   if (route == DLP_R_BLOCKS && x.lockstep && !req)
     count(LOCKSTEP);
   if (rc >= 0)

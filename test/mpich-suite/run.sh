@@ -60,9 +60,10 @@
 # MPICH). Those of rma would take well over an hour per mode (the count-1
 # lines try 1024 types, several minutes each on 4 ranks), so each tries
 # 1/256 of its pool types (--dtp-rma-divisor): 4 on the count-1 lines, 1
-# on the others. They still take some 3.5 minutes per mode: about a second
-# a line on 4 busy-polling ranks even for one type, so a larger divisor
-# saves seconds. --dtp-divisor N does the same to pt2pt's (N=2 saves 3.5
+# on the others. They still take 2 to 4 minutes per mode, by the
+# machine's load: most run 4 busy-polling ranks on the 2 cores, about a
+# second a line even for one type, so a larger divisor saves seconds (the
+# whole rma suite: some 4 minutes per mode). --dtp-divisor N does the same to pt2pt's (N=2 saves 3.5
 # minutes, N=8 5.5). Lines MPICH marks xfail= are run and reported, not
 # counted. Skipped and listed: lines needing more memory than the machine
 # has (mem=, as runtests), coll/nonblocking3 with more processes than

@@ -4,14 +4,15 @@
 #
 #   test/mpich-suite/run.sh --preload .libs/libdataloop-mpi-preload.so
 #       [--work DIR] [--modes plain,default,pipeline] [--only REGEX]
-#       [--dtp-divisor N] [--dtp-coll-divisor N] [--list]
+#       [--dtp-divisor N] [--dtp-coll-divisor N] [--dtp-rma-divisor N] [--list]
 #
 # Fetches MPICH's source with Debian's source package (fetch.sh; cached in
 # the work directory), writes the headers its configure would have made
 # (conf.sh), builds the selected test programs of test/mpi/{datatype,pt2pt,
-# coll} against the installed MPICH with mpicc.mpich, and runs each selected
-# testlist line (process count, arg=, env=, timeLimit= as there) in each
-# mode, one after the other:
+# coll,rma} against the installed MPICH with mpicc.mpich (sources and -D
+# flags from each program's _SOURCES and _CPPFLAGS in its directory's
+# Makefile.am), and runs each selected testlist line (process count, arg=,
+# env=, timeLimit= as there) in each mode, one after the other:
 #
 #   plain     no preload
 #   default   mpiexec.mpich -genv LD_PRELOAD LIB
@@ -49,15 +50,25 @@
 #             and the same seeds
 #   coll      the same rule (coll/bcast and bcast_comm_world_only are the
 #             DTPools ones there)
+#   rma       the same rule; 15 DTPools programs (accfence1, accpscw1,
+#             epochtest, getfence1, putfence1, putpscw1, lock_dt*,
+#             lockall_dt*, lock_contention_dt), 184 lines, most on 4 ranks
 # The DTPools lines of pt2pt are MPICH's (7 of the 11.5 minutes of a whole
 # run on the 2-core machine); those of coll would take an hour, so each of
 # them tries 1/64 of its pool types (-testsize divided by
 # --dtp-coll-divisor, at least 1; the interposer leaves collectives to
-# MPICH). --dtp-divisor N does the same to pt2pt's (N=2 saves 3.5 minutes,
-# N=8 5.5). Lines MPICH marks xfail= are run and
-# reported, not counted. Skipped and listed: lines needing more memory than
-# the machine has (mem=, as runtests), and coll/nonblocking3 with more
-# processes than cores (see skip_reason).
+# MPICH). Those of rma would take well over an hour per mode (the count-1
+# lines try 1024 types, several minutes each on 4 ranks), so each tries
+# 1/256 of its pool types (--dtp-rma-divisor): 4 on the count-1 lines, 1
+# on the others. They still take 2 to 4 minutes per mode, by the
+# machine's load: most run 4 busy-polling ranks on the 2 cores, about a
+# second a line even for one type, so a larger divisor saves seconds (the
+# whole rma suite: some 4 minutes per mode). --dtp-divisor N does the same to pt2pt's (N=2 saves 3.5
+# minutes, N=8 5.5). Lines MPICH marks xfail= are run and reported, not
+# counted. Skipped and listed: lines needing more memory than the machine
+# has (mem=, as runtests), coll/nonblocking3 with more processes than
+# cores, and 7 of the 8 rma/get_accumulate_* programs (4 build no derived
+# type; see skip_reason).
 #
 # No setting makes oversubscribed ranks of this MPICH yield: Debian's
 # MPICH 4.0.2 is ch4:ucx, whose waits spin on MPID_Progress_test
@@ -87,6 +98,7 @@ only=""
 list_only=0
 dtp_divisor=1
 dtp_coll_divisor=64
+dtp_rma_divisor=256
 default_time=180
 # a preloaded run of a line that passed plainly in P seconds gets
 # slack + factor * P seconds (at most its time limit): a hang costs a
@@ -119,13 +131,15 @@ while [ $# -gt 0 ]; do
   --dtp-divisor=*) dtp_divisor=${1#*=}; shift ;;
   --dtp-coll-divisor) dtp_coll_divisor=${2:?}; shift 2 ;;
   --dtp-coll-divisor=*) dtp_coll_divisor=${1#*=}; shift ;;
+  --dtp-rma-divisor) dtp_rma_divisor=${2:?}; shift 2 ;;
+  --dtp-rma-divisor=*) dtp_rma_divisor=${1#*=}; shift ;;
   --list) list_only=1; shift ;;
   -h | --help) usage 0 ;;
   *) echo "run.sh: unknown argument $1" >&2; usage 2 ;;
   esac
 done
 
-for d in "$dtp_divisor" "$dtp_coll_divisor"; do
+for d in "$dtp_divisor" "$dtp_coll_divisor" "$dtp_rma_divisor"; do
   case $d in '' | *[!0-9]* | 0) die "a DTPools divisor must be a positive integer" ;; esac
 done
 IFS=, read -r -a mode_list <<<"$modes"
@@ -208,7 +222,10 @@ testlist_in() { # dir
 testlist_dtp() { # dir
   local types="MPI_INT,MPI_INT:4+MPI_DOUBLE:8"
   local div=$dtp_divisor
-  [ "$1" = coll ] && div=$dtp_coll_divisor
+  case $1 in
+  coll) div=$dtp_coll_divisor ;;
+  rma) div=$dtp_rma_divisor ;;
+  esac
   awk -F: -v want="$1" -v types="$types" -v div="$div" '
     /^#/ || NF < 6 { next }
     {
@@ -268,13 +285,28 @@ skip_reason() { # suite prog np mem
   if [ "$1/$2" = coll/nonblocking3 ] && [ "$3" -gt "$ncores" ]; then
     echo "time budget: 100000 nonblocking collectives on $3 busy-polling ranks for $ncores cores take minutes per mode (its derived type is a dup of MPI_INT in collectives, which MPICH handles; -n 1 runs)"
   fi
+  # rma/get_accumulate.c builds its one derived type (a contiguous of one
+  # element) only with -DGACC_TYPE_DERIVED; each variant opens thousands of
+  # lock epochs on 4 busy-polling ranks, about a minute per mode here. One
+  # derived variant runs: the others differ only in the element type, and
+  # MPI_Get_accumulate of derived types is also in lock_x_dt's DTPools
+  # lines, strided_getacc_indexed and atomic_rmw_gacc.
+  case $1/$2 in
+  rma/get_accumulate_short | rma/get_accumulate_int | rma/get_accumulate_long | rma/get_accumulate_double)
+    echo "no derived type: get_accumulate.c builds one only with -DGACC_TYPE_DERIVED (the ${2}_derived variant); about a minute per mode here"
+    ;;
+  rma/get_accumulate_short_derived | rma/get_accumulate_long_derived | rma/get_accumulate_double_derived)
+    local base=${2#get_accumulate_}
+    echo "time budget: get_accumulate_int_derived's test (which runs) over a contiguous type of one ${base%_derived} instead of one int; about a minute per mode here"
+    ;;
+  esac
 }
 
 # one line per testlist line:
 # suite|prog|np|timeLimit|mem|xfail|env|args|mpiexecargs|skip|from|note
 select_runs() {
   local suite kind line prog np rest large w args envs mpiargs limit mem xfail unsup note skip
-  for suite in datatype pt2pt coll; do
+  for suite in datatype pt2pt coll rma; do
     {
       testlist_in "$suite" | sed 's/^/testlist /'
       testlist_dtp "$suite" | sed 's/^/testlist.dtp /'
@@ -396,7 +428,10 @@ rm -f "$B/flags.mk.new"
     dtpools/src/dtpools_attr.c dtpools/src/dtpools_custom.c
   while IFS='|' read -r suite prog; do
     srcs="" libs='$(MTEST) $(DTPOOLS)' extra=""
-    for s in $(prog_sources "$suite" "$prog"); do srcs="$srcs \$(T)/$suite/$s"; done
+    # headers in _SOURCES (rma's mcs_mutex.h) are not compiled
+    for s in $(prog_sources "$suite" "$prog"); do
+      case $s in *.h) ;; *) srcs="$srcs \$(T)/$suite/$s" ;; esac
+    done
     for l in $(prog_libs "$suite" "$prog"); do
       case $l in
       dtypes) libs="\$(DTYPES) $libs" ;;
@@ -565,7 +600,7 @@ phase "report"
 t_end=$(date +%s)
 report=$work/report.txt
 awk -F'|' -v modes="$modes" -v has_plain=$has_plain -v secs=$((t_end - t_start)) \
-  -v work="$work" -v unbuilt="$unbuilt" -v divisor="$dtp_divisor" -v cdivisor="$dtp_coll_divisor" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
+  -v work="$work" -v unbuilt="$unbuilt" -v divisor="$dtp_divisor" -v cdivisor="$dtp_coll_divisor" -v rdivisor="$dtp_rma_divisor" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
   FILENAME ~ /programs.txt$/ {
     nprog[$1]++
     if (index(" " unbuilt " ", " " $1 "/" $2 " ") == 0) built[$1]++
@@ -582,7 +617,7 @@ awk -F'|' -v modes="$modes" -v has_plain=$has_plain -v secs=$((t_end - t_start))
   }
   END {
     nm = split(modes, mode, ",")
-    ns = split("datatype pt2pt coll", suites, " ")
+    ns = split("datatype pt2pt coll rma", suites, " ")
     for (i = 1; i <= nr; i++) {
       id = order[i]; s = suite[id]
       if (!((id, mode[1]) in st)) continue
@@ -610,11 +645,23 @@ awk -F'|' -v modes="$modes" -v has_plain=$has_plain -v secs=$((t_end - t_start))
       printf " %6d %8d\n", xfail[s], skipped[s]
     }
     printf "\nseconds per mode:"
-    for (k = 1; k <= nm; k++) printf " %s %d", mode[k], tsum["datatype", mode[k]] + tsum["pt2pt", mode[k]] + tsum["coll", mode[k]]
+    for (k = 1; k <= nm; k++) {
+      sum = 0
+      for (i = 1; i <= ns; i++) sum += tsum[suites[i], mode[k]]
+      printf " %s %d", mode[k], sum
+    }
+    nrs = 0
+    for (i = 1; i <= ns; i++) if (runs[suites[i]] + xfail[suites[i]]) nrs++
+    if (nrs > 1)
+      for (i = 1; i <= ns; i++) {
+        if (!(runs[suites[i]] + xfail[suites[i]])) continue
+        printf "\n  %-9s", suites[i]
+        for (k = 1; k <= nm; k++) printf " %s %d", mode[k], tsum[suites[i], mode[k]]
+      }
     printf "\n(programs: built/selected; runs: counted testlist lines, xfail ones apart;\n"
     printf " %d DTPools lines try fewer pool types than MPICH'"'"'s testlist.dtp:", trimmed
     if (divisor > 1) printf " 1/%d in pt2pt,", divisor
-    printf " 1/%d in coll; see selection.txt)\n", cdivisor
+    printf " 1/%d in coll, 1/%d in rma; see selection.txt)\n", cdivisor, rdivisor
     if (npf) {
       printf "\nFailing plainly (not counted: MPICH itself, or the build, on this machine):\n"
       for (i = 1; i <= npf; i++) printf "  %s -n %s: %s\n", pfail[i], np[pfail[i]], why[pfail[i], "plain"]

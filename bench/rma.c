@@ -444,6 +444,7 @@ static double median(double *r, int n)
   return n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
 }
 
+/* batches: at most 64 (11 with --full) */
 static stat3 summary(const double *us, int batches)
 {
   double r[64];
@@ -563,7 +564,7 @@ static void usage(FILE *to, int code)
     "window, under fence and under lock_all/flush: hand-written packing with a\n"
     "contiguous put, MPICH's derived-type put, and the interposer's (each route\n"
     "forced, and its automatic choice), after checking what each delivers.\n"
-    "  --quick        5 rounds of a batch of >= 20 ms per variant; the default\n"
+    "  --quick        5 rounds of a batch of >= 10 ms per variant; the default\n"
     "  --full         11 rounds of >= 50 ms\n"
     "  --unpack       accepted and ignored (dataloop-bench's option; the\n"
     "                 receiving side always unpacks)\n"
@@ -581,7 +582,7 @@ static void usage(FILE *to, int code)
 
 int main(int argc, char **argv)
 {
-  opts o = {.out = BENCH_OUT_DEFAULT, .batch_s = 0.02, .batches = 5};
+  opts o = {.out = BENCH_OUT_DEFAULT, .batch_s = 0.01, .batches = 5};
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       usage(stdout, 0);

@@ -142,5 +142,10 @@ void man_mg_pack(const bparams *p, const char *mem, char *out);
 void man_mg_unpack(const bparams *p, char *mem, const char *in);
 void man_fft_pack(const bparams *p, const char *mem, char *out);
 void man_fft_unpack(const bparams *p, char *mem, const char *in);
+/* dataloop-rma-bench: an FFT block read transposed, rows written; points */
+void man_fft_block_pack(const bparams *p, const char *mem, char *out);
+void man_fft_rows_unpack(const bparams *p, char *mem, const char *in);
+void man_points_pack(const bparams *p, const char *mem, char *out);
+void man_points_unpack(const bparams *p, char *mem, const char *in);
 
 #endif

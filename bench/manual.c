@@ -360,3 +360,62 @@ void man_fft_unpack(const bparams *p, char *mem, const char *in)
       o += 2;
     }
 }
+
+/* One-sided FFT transpose (dataloop-rma-bench): the n x n block of complex
+   doubles at column k[0] of a slab of rows nx wide, read column by column
+   (the origin's vector of vectors) ... */
+void man_fft_block_pack(const bparams *p, const char *mem, char *out)
+{
+  const double *a = (const double *)mem;
+  double *o = (double *)out;
+  for (size_t c = 0; c < p->n; c++)
+    for (size_t r = 0; r < p->n; r++) {
+      o[0] = a[2 * (p->k[0] + c + r * p->nx)];
+      o[1] = a[2 * (p->k[0] + c + r * p->nx) + 1];
+      o += 2;
+    }
+}
+
+/* ... and written row by row into the target's slab (n rows of n complex
+   at column k[0], rows nx apart) */
+void man_fft_rows_unpack(const bparams *p, char *mem, const char *in)
+{
+  for (size_t r = 0; r < p->n; r++)
+    memcpy(mem + 16 * (r * p->nx + p->k[0]), in + 16 * r * p->n, 16 * p->n);
+}
+
+/* SPECFEM3D-like points: nidx points of k[0] floats (1 or 3) at the point
+   indices idx[] of an array of points */
+void man_points_pack(const bparams *p, const char *mem, char *out)
+{
+  const float *a = (const float *)mem;
+  float *o = (float *)out;
+  if (p->k[0] == 3) {
+    for (size_t i = 0; i < p->nidx; i++) {
+      const float *s = a + 3 * p->idx[i];
+      o[0] = s[0];
+      o[1] = s[1];
+      o[2] = s[2];
+      o += 3;
+    }
+  } else {
+    for (size_t i = 0; i < p->nidx; i++) o[i] = a[p->idx[i]];
+  }
+}
+
+void man_points_unpack(const bparams *p, char *mem, const char *in)
+{
+  float *a = (float *)mem;
+  const float *o = (const float *)in;
+  if (p->k[0] == 3) {
+    for (size_t i = 0; i < p->nidx; i++) {
+      float *d = a + 3 * p->idx[i];
+      d[0] = o[0];
+      d[1] = o[1];
+      d[2] = o[2];
+      o += 3;
+    }
+  } else {
+    for (size_t i = 0; i < p->nidx; i++) a[p->idx[i]] = o[i];
+  }
+}

@@ -82,16 +82,21 @@ no_leftovers "a failed rename"
 tail -n 1 "$work/busy/results.json" | grep -q '^}$' || fail "results.json incomplete"
 
 if [ -z "$MPIEXEC" ]; then
-  echo "no mpiexec found by configure: dataloop-pingpong and dataloop-tune not run" >&2
+  echo "no mpiexec found by configure: dataloop-pingpong, dataloop-rma-bench and" \
+    "dataloop-tune not run" >&2
   exit 77
 fi
 mpi() { timeout 300 "$MPIEXEC" -n 2 "$@"; }
 cli dataloop-pingpong "--quick --full --unpack --filter --out" mpi
+cli dataloop-rma-bench "--quick --full --unpack --filter --out" mpi
 # dataloop-tune has no --filter: the option is refused (exit 2)
 cli dataloop-tune "--quick --smoke --file --out" mpi
 mpi "$b/dataloop-pingpong" --quick --filter "Struct Array" >/dev/null ||
   fail "dataloop-pingpong run"
 complete_csv dataloop-results/pingpong.csv dataloop-results/pingpong-auto.csv
+mpi "$b/dataloop-rma-bench" --quick --filter "irregular 4B x4k" >/dev/null ||
+  fail "dataloop-rma-bench run"
+complete_csv dataloop-results/rma.csv dataloop-results/rma-auto.csv
 mpi "$b/dataloop-tune" --smoke --file "$run/conf/tune.conf" >/dev/null ||
   fail "dataloop-tune run"
 for f in nt pack chunks routes mpich; do

@@ -60,15 +60,15 @@
 # MPICH). Those of rma would take well over an hour per mode (the count-1
 # lines try 1024 types, several minutes each on 4 ranks), so each tries
 # 1/256 of its pool types (--dtp-rma-divisor): 4 on the count-1 lines, 1
-# on the others. They still take 2 to 4 minutes per mode, by the
-# machine's load: most run 4 busy-polling ranks on the 2 cores, about a
-# second a line even for one type, so a larger divisor saves seconds (the
-# whole rma suite: some 4 minutes per mode). --dtp-divisor N does the same to pt2pt's (N=2 saves 3.5
-# minutes, N=8 5.5). Lines MPICH marks xfail= are run and reported, not
-# counted. Skipped and listed: lines needing more memory than the machine
-# has (mem=, as runtests), coll/nonblocking3 with more processes than
-# cores, and 7 of the 8 rma/get_accumulate_* programs (4 build no derived
-# type; see skip_reason).
+# on the others. They still take 2 to 4 minutes per mode, by the machine's
+# load: most run 4 busy-polling ranks on the 2 cores, about a second a
+# line even for one type, so a larger divisor saves seconds (the whole rma
+# suite: some 4 minutes per mode). --dtp-divisor N does the same to
+# pt2pt's (N=2 saves 3.5 minutes, N=8 5.5). Lines MPICH marks xfail= are
+# run and reported, not counted. Skipped and listed: lines needing more
+# memory than the machine has (mem=, as runtests), coll/nonblocking3 with
+# more processes than cores, and 7 of the 8 rma/get_accumulate_* programs
+# (4 build no derived type; see skip_reason).
 #
 # No setting makes oversubscribed ranks of this MPICH yield: Debian's
 # MPICH 4.0.2 is ch4:ucx, whose waits spin on MPID_Progress_test
@@ -428,7 +428,8 @@ rm -f "$B/flags.mk.new"
     dtpools/src/dtpools_attr.c dtpools/src/dtpools_custom.c
   while IFS='|' read -r suite prog; do
     srcs="" libs='$(MTEST) $(DTPOOLS)' extra=""
-    # headers in _SOURCES (rma's mcs_mutex.h) are not compiled
+    # headers listed in _SOURCES (rma's mutex_bench: mcs_mutex.h) are not
+    # compiled
     for s in $(prog_sources "$suite" "$prog"); do
       case $s in *.h) ;; *) srcs="$srcs \$(T)/$suite/$s" ;; esac
     done

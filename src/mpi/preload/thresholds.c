@@ -19,12 +19,13 @@ static const char *const names[DLP_NROUTES] = {"direct", "pack", "blocks", "mpic
                                                "pipeline"};
 static dlp_thresholds th;
 /* the one-sided model without a tuning file: read off dataloop-rma-bench's
-   medians on the 2-core VM this project is developed on (doc/rma.md):
-   1.5 us a contiguous operation, 0.3 ns/B; an operation on a derived
-   target 20 us, 2 ns/B and 150 ns a block; packing 1 ns a block, 0.1 ns/B */
+   medians on the 2-core VM this project is developed on, in a quiet
+   moment (doc/rma.md): 0.34 us a contiguous operation, 0.09 ns/B; an
+   operation on a derived target 150 us, 0.2 ns/B and 30 ns a block;
+   packing 1 ns a block, 0.1 ns/B */
 static const dlp_rma_model default_rma = {
-  .put = {50000, 1500, 0.3, 20000, 2.0, 150},
-  .get = {50000, 1500, 0.3, 20000, 2.0, 150},
+  .put = {3000, 340, 0.09, 150000, 0.2, 30},
+  .get = {3000, 340, 0.09, 150000, 0.2, 30},
   .pb = 1, .pn = 0.1, .from = "default"};
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 

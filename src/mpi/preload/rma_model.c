@@ -67,9 +67,10 @@ int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_t *chunk,
       m = mr;
     if (r == DLP_R_BLOCKS)
       *lockstep = mr == 0;
+  }
+  for (int r = 0; r < DLP_NROUTES; r++)
     if (t[r] < t[best])
       best = r;
-  }
   size_t e = s->esize, c = (size_t)((double)s->n / m) + 1;
   *chunk = (c + e - 1) / e * e;
   return best;

@@ -74,6 +74,13 @@ void bench_measure(int neng, const bool *skip, bench_run_fn run, void *ctx,
                    size_t bytes, double batch_s, int batches, double *med,
                    double *lo, double *hi);
 int bench_cmp_double(const void *x, const void *y);   /* for qsort */
+/* the median of r[0..n) (sorted in place: r[0] and r[n-1] are then the
+   extremes) */
+double bench_median(double *r, int n);
+/* interleaved rounds: us[v * batches + i] is variant v's time in round i;
+   the median over rounds of a's time over b's in the same round (drift
+   between rounds moves both alike) */
+double bench_paired(const double *us, int batches, int a, int b);
 /* whether a test's name holds filter (any case); a NULL filter matches */
 bool bench_matches(const char *name, const char *filter);
 /* MPI_Init for a program of exactly two ranks: this rank (*rank) and the

@@ -66,6 +66,22 @@ int bench_cmp_double(const void *x, const void *y)
   return a < b ? -1 : a > b;
 }
 
+double bench_median(double *r, int n)
+{
+  qsort(r, (size_t)n, sizeof(double), bench_cmp_double);
+  return n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
+}
+
+double bench_paired(const double *us, int batches, int a, int b)
+{
+  double *r = malloc(sizeof(double) * (size_t)batches);
+  for (int i = 0; i < batches; i++)
+    r[i] = us[a * batches + i] / us[b * batches + i];
+  double m = bench_median(r, batches);
+  free(r);
+  return m;
+}
+
 /* iterations per batch so one batch lasts at least batch_s */
 static long calibrate(int eng, bench_run_fn run, void *ctx, bool unpack, char *buf,
                       double batch_s)

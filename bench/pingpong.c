@@ -278,32 +278,13 @@ static void measure(const opts *o, btest *t, char *buf, double *us)
     }
 }
 
-static double median(double *r, int n)
-{
-  qsort(r, (size_t)n, sizeof(double), bench_cmp_double);
-  return n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
-}
-
 static stat3 summary(const double *us, int batches)
 {
   double *r = malloc(sizeof(double) * (size_t)batches);
   memcpy(r, us, sizeof(double) * (size_t)batches);
-  stat3 st = {median(r, batches), r[0], r[batches - 1]};
+  stat3 st = {bench_median(r, batches), r[0], r[batches - 1]};
   free(r);
   return st;
-}
-
-/* the median over rounds of a's time over b's in the same round: the two
-   ran within a second of each other, so a drift of the machine's speed
-   between rounds, which shifts both, leaves the ratio alone */
-static double paired(const double *us, int batches, int a, int b)
-{
-  double *r = malloc(sizeof(double) * (size_t)batches);
-  for (int i = 0; i < batches; i++)
-    r[i] = us[a * batches + i] / us[b * batches + i];
-  double m = median(r, batches);
-  free(r);
-  return m;
 }
 
 /* an automatic variant against the forced one with the lowest median
@@ -322,7 +303,7 @@ static verdict judge(const double *us, const stat3 *st, int batches, int v_auto,
     if (st[forced_v[i]].med < st[j.best].med)
       j.best = forced_v[i];
   j.by_median = st[v_auto].med / st[j.best].med;
-  j.by_round = paired(us, batches, v_auto, j.best);
+  j.by_round = bench_paired(us, batches, v_auto, j.best);
   return j;
 }
 

@@ -438,29 +438,13 @@ static void measure(const opts *o, const ctx *c, double *us)
     }
 }
 
-static double median(double *r, int n)
-{
-  qsort(r, (size_t)n, sizeof(double), bench_cmp_double);
-  return n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
-}
-
 /* batches: at most 64 (11 with --full) */
 static stat3 summary(const double *us, int batches)
 {
   double r[64];
   memcpy(r, us, sizeof(double) * (size_t)batches);
-  stat3 st = {median(r, batches), r[0], r[batches - 1]};
+  stat3 st = {bench_median(r, batches), r[0], r[batches - 1]};
   return st;
-}
-
-/* the median over rounds of a's time over b's in the same round (drift
-   between rounds moves both alike) */
-static double paired(const double *us, int batches, int a, int b)
-{
-  double r[64];
-  for (int i = 0; i < batches; i++)
-    r[i] = us[a * batches + i] / us[b * batches + i];
-  return median(r, batches);
 }
 
 static void report(const ctx *c, const double *us, int batches, const char *route,
@@ -477,7 +461,7 @@ static void report(const ctx *c, const double *us, int batches, const char *rout
   const int against[3] = {best, V_MPICH, V_MANUAL};
   double by_round[3], by_median[3];
   for (int k = 0; k < 3; k++) {
-    by_round[k] = paired(us, batches, V_AUTO, against[k]);
+    by_round[k] = bench_paired(us, batches, V_AUTO, against[k]);
     by_median[k] = st[V_AUTO].med / st[against[k]].med;
   }
   for (int v = 0; v < NVAR; v++) {

@@ -23,6 +23,13 @@ struct dli_offlen_state {
 };
 DLI_HIDDEN extern const dl_action dli_offlen_action;
 
+/* counts the entries the list actions would make, with no limit */
+struct dli_count_state {
+  uintptr_t end;
+  size_t n;
+};
+DLI_HIDDEN extern const dl_action dli_count_action;
+
 /* compiled code for pack and unpack (see dli_bulk_fn); NULL-safe to pass
    only when the type has some */
 DLI_HIDDEN size_t dli_pack_bulk(void *state, const dli_loop *l, uintptr_t origin,

@@ -1,15 +1,22 @@
 /* The list actions: iovec entries and (offset, length) pairs, one per
  * contiguous block, adjacent blocks merged, stopping cleanly at a block
- * boundary when the list is full. */
+ * boundary when the list is full; and the count of such entries. */
 #include "actions.h"
 
 #define INLINE static inline __attribute__((always_inline))
 
-enum { IOV, OFFLEN };
+enum { IOV, OFFLEN, COUNT };
 
 /* appends [addr, addr + len) or extends the last entry; false when full */
 INLINE bool add(void *st, uintptr_t addr, size_t len, int kind)
 {
+  if (kind == COUNT) {
+    struct dli_count_state *s = st;
+    if (!s->n || s->end != addr)
+      s->n++;
+    s->end = addr + len;
+    return true;
+  }
   if (kind == IOV) {
     struct dli_iov_state *s = st;
     struct iovec *last = s->n ? &s->iov[s->n - 1] : NULL;
@@ -61,5 +68,9 @@ static size_t iov_blocks(void *st, const dl_piece *p) { return blocks(st, p, IOV
 static size_t ol_contig(void *st, const dl_piece *p) { return one(st, p, OFFLEN); }
 static size_t ol_blocks(void *st, const dl_piece *p) { return blocks(st, p, OFFLEN); }
 
+static size_t n_contig(void *st, const dl_piece *p) { return one(st, p, COUNT); }
+static size_t n_blocks(void *st, const dl_piece *p) { return blocks(st, p, COUNT); }
+
 const dl_action dli_iov_action = {iov_contig, iov_blocks, iov_blocks, iov_blocks};
 const dl_action dli_offlen_action = {ol_contig, ol_blocks, ol_blocks, ol_blocks};
+const dl_action dli_count_action = {n_contig, n_blocks, n_blocks, n_blocks};

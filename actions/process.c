@@ -144,6 +144,16 @@ int dl_segment_iov(dl_segment *s, size_t first, size_t *last,
   return rc;
 }
 
+int dl_segment_iov_count(dl_segment *s, size_t first, size_t *last, size_t *n)
+{
+  if (!range_ok(s, first, last) || !n)
+    return DL_ERR_ARG;
+  struct dli_count_state st = {0, 0};
+  int rc = dli_process(s, first, last, &dli_count_action, &st, NULL);
+  *n = st.n;
+  return rc;
+}
+
 int dl_segment_offlen(dl_segment *s, size_t first, size_t *last,
                       int64_t *offsets, int64_t *lengths, size_t max, size_t *n)
 {

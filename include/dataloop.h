@@ -308,6 +308,15 @@ int dl_type_retain(dl_type *t);
    DL_ERR_ARG */
 int dl_type_dense(dl_count count, const dl_type *t, int *dense, dl_aint *offset);
 
+/* How many entries dl_segment_iov would write for packed bytes
+   [first, *last) given room for all of them (adjacent blocks merged): the
+   size of list a caller must provide, or the contiguous runs of a type.
+   Nothing is read or written; a NULL segment buffer (MPI_BOTTOM) is
+   accepted. *last is clipped to the stream's end. */
+/* DL_ERR_ARG: NULL s, last or n, first > *last, first past the end;
+   DL_ERR_BOUNDS (bounded segments) */
+int dl_segment_iov_count(dl_segment *s, size_t first, size_t *last, size_t *n);
+
 /* Total packed bytes of the segment's (count, type). */
 /* 0 for a NULL s */
 size_t dl_segment_size(const dl_segment *s);

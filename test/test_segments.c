@@ -222,6 +222,21 @@ START_TEST(random_lists)
                     CASE_ARGS(&c));
       free(got);
     }
+    /* the entry count: the model's runs over the whole stream; over a
+       random range, what one iov call with room for all writes */
+    size_t n = 0, last = SIZE_MAX;
+    ck_assert_int_eq(dl_segment_iov_count(s, 0, &last, &n), DL_OK);
+    ck_assert_msg(n == c.nruns && last == c.size, "count: " CASE_FMT, CASE_ARGS(&c));
+    size_t a = (size_t)rng_range(&r, 0, (int64_t)c.size);
+    size_t b = (size_t)rng_range(&r, (int64_t)a, (int64_t)c.size);
+    last = b;
+    ck_assert_int_eq(dl_segment_iov_count(s, a, &last, &n), DL_OK);
+    struct iovec *iov = malloc((n + 1) * sizeof *iov);
+    size_t k = 0, last2 = b;
+    ck_assert_int_eq(dl_segment_iov(s, a, &last2, iov, n + 1, &k), DL_OK);
+    ck_assert_msg(k == n && last == b && last2 == b, "range count: " CASE_FMT,
+                  CASE_ARGS(&c));
+    free(iov);
     dl_segment_free(&s);
     case_free(&c);
   }
@@ -1011,6 +1026,11 @@ START_TEST(segment_errors)
   ck_assert_int_eq(dl_segment_iov(s, 0, &last, NULL, 0, NULL), DL_ERR_ARG);
   int64_t o[2], l[2];
   ck_assert_int_eq(dl_segment_offlen(s, 0, &last, o, NULL, 2, &n), DL_ERR_ARG);
+  ck_assert_int_eq(dl_segment_iov_count(s, 0, &last, NULL), DL_ERR_ARG);
+  ck_assert_int_eq(dl_segment_iov_count(NULL, 0, &last, &n), DL_ERR_ARG);
+  ck_assert_int_eq(dl_segment_iov_count(s, 0, NULL, &n), DL_ERR_ARG);
+  last = 4;
+  ck_assert_int_eq(dl_segment_iov_count(s, 8, &last, &n), DL_ERR_ARG);
   /* a request past the end stops at the end; an empty list makes no
      progress and says so */
   last = 1000;
@@ -1074,6 +1094,8 @@ START_TEST(bounded)
   struct iovec iov[8];
   last = 32;
   ck_assert_int_eq(dl_segment_iov(u, 0, &last, iov, 8, &n), DL_ERR_BOUNDS);
+  last = 32;
+  ck_assert_int_eq(dl_segment_iov_count(u, 0, &last, &n), DL_ERR_BOUNDS);
   struct sum sum = {0, 0, true};               /* an embedder's action too */
   last = 32;
   ck_assert_int_eq(dl_segment_process(u, 0, &last, &sum_action, &sum), DL_ERR_BOUNDS);

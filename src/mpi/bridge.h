@@ -6,10 +6,7 @@
 
 #define DLI_HIDDEN __attribute__((visibility("hidden")))
 
-/* the dataloop type for a predefined MPI type, or NULL if it has none */
-DLI_HIDDEN dl_type *dli_named_type(MPI_Datatype dt);
-/* frees the named types built at first use (at MPI_Finalize) */
-DLI_HIDDEN void dli_named_free(void);
+#include "named.h"
 
 /* dl_type_from_mpi, and what the bridge learnt of the type when it
    decoded it: in props, DLI_MPI_ENGINE_WRONG where MPICH 4.0.2's own

@@ -4,7 +4,7 @@
  * first use. */
 #include <pthread.h>
 #include <stddef.h>
-#include "bridge.h"
+#include "named.h"
 
 struct map {
   MPI_Datatype mpi;

@@ -17,14 +17,16 @@ static MPI_Aint total(MPI_Aint count, const MPI_Aint *bls)
   return n;
 }
 
-/* the new type from constructor status rc: adopted, and its elements
-   those of `copies` copies of old */
-static int finish(int rc, dl_type *t, MPIR_Datatype *newtype, MPI_Datatype old,
+/* the new type *tp from constructor status rc: adopted, and its elements
+   those of `copies` copies of old. A pointer: *tp is read here, after the
+   constructor (an argument `t` beside `ctor(..., &t)` would be read in
+   either order) */
+static int finish(int rc, dl_type **tp, MPIR_Datatype *newtype, MPI_Datatype old,
                   MPI_Aint copies, const char *fn)
 {
   if (rc)
     return dli_mpich_err(rc, fn);
-  int err = dli_mpich_adopt(newtype, t, fn);
+  int err = dli_mpich_adopt(newtype, *tp, fn);
   if (!err)
     dli_mpich_elements(newtype, old, copies);
   return err;
@@ -42,7 +44,7 @@ int MPIR_Typerep_create_contig(MPI_Aint count, MPI_Datatype oldtype, MPIR_Dataty
   int err = dli_mpich_lookup(oldtype, __func__, &old);
   if (err)
     return err;
-  return finish(dl_type_contiguous(count, old, &t), t, newtype, oldtype, count, __func__);
+  return finish(dl_type_contiguous(count, old, &t), &t, newtype, oldtype, count, __func__);
 }
 
 int MPIR_Typerep_create_vector(MPI_Aint count, MPI_Aint blocklength, MPI_Aint stride,
@@ -52,7 +54,7 @@ int MPIR_Typerep_create_vector(MPI_Aint count, MPI_Aint blocklength, MPI_Aint st
   int err = dli_mpich_lookup(oldtype, __func__, &old);
   if (err)
     return err;
-  return finish(dl_type_vector(count, blocklength, stride, old, &t), t, newtype,
+  return finish(dl_type_vector(count, blocklength, stride, old, &t), &t, newtype,
                 oldtype, times(count, blocklength), __func__);
 }
 
@@ -63,7 +65,7 @@ int MPIR_Typerep_create_hvector(MPI_Aint count, MPI_Aint blocklength, MPI_Aint s
   int err = dli_mpich_lookup(oldtype, __func__, &old);
   if (err)
     return err;
-  return finish(dl_type_hvector(count, blocklength, stride, old, &t), t, newtype,
+  return finish(dl_type_hvector(count, blocklength, stride, old, &t), &t, newtype,
                 oldtype, times(count, blocklength), __func__);
 }
 
@@ -75,7 +77,7 @@ int MPIR_Typerep_create_indexed_block(MPI_Aint count, MPI_Aint blocklength,
   int err = dli_mpich_lookup(oldtype, __func__, &old);
   if (err)
     return err;
-  return finish(dl_type_indexed_block(count, blocklength, COUNTS(displs), old, &t), t,
+  return finish(dl_type_indexed_block(count, blocklength, COUNTS(displs), old, &t), &t,
                 newtype, oldtype, times(count, blocklength), __func__);
 }
 
@@ -87,7 +89,7 @@ int MPIR_Typerep_create_hindexed_block(MPI_Aint count, MPI_Aint blocklength,
   int err = dli_mpich_lookup(oldtype, __func__, &old);
   if (err)
     return err;
-  return finish(dl_type_hindexed_block(count, blocklength, AINTS(displs), old, &t), t,
+  return finish(dl_type_hindexed_block(count, blocklength, AINTS(displs), old, &t), &t,
                 newtype, oldtype, times(count, blocklength), __func__);
 }
 
@@ -99,7 +101,7 @@ int MPIR_Typerep_create_indexed(MPI_Aint count, const MPI_Aint *blocklens,
   int err = dli_mpich_lookup(oldtype, __func__, &old);
   if (err)
     return err;
-  return finish(dl_type_indexed(count, COUNTS(blocklens), COUNTS(displs), old, &t), t,
+  return finish(dl_type_indexed(count, COUNTS(blocklens), COUNTS(displs), old, &t), &t,
                 newtype, oldtype, total(count, blocklens), __func__);
 }
 
@@ -111,7 +113,7 @@ int MPIR_Typerep_create_hindexed(MPI_Aint count, const MPI_Aint *blocklens,
   int err = dli_mpich_lookup(oldtype, __func__, &old);
   if (err)
     return err;
-  return finish(dl_type_hindexed(count, COUNTS(blocklens), AINTS(displs), old, &t), t,
+  return finish(dl_type_hindexed(count, COUNTS(blocklens), AINTS(displs), old, &t), &t,
                 newtype, oldtype, total(count, blocklens), __func__);
 }
 
@@ -122,7 +124,7 @@ int MPIR_Typerep_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint exte
   int err = dli_mpich_lookup(oldtype, __func__, &old);
   if (err)
     return err;
-  return finish(dl_type_resized(old, lb, extent, &t), t, newtype, oldtype, 1, __func__);
+  return finish(dl_type_resized(old, lb, extent, &t), &t, newtype, oldtype, 1, __func__);
 }
 
 int MPIR_Typerep_create_dup(MPI_Datatype oldtype, MPIR_Datatype *newtype)
@@ -131,7 +133,7 @@ int MPIR_Typerep_create_dup(MPI_Datatype oldtype, MPIR_Datatype *newtype)
   int err = dli_mpich_lookup(oldtype, __func__, &old);
   if (err)
     return err;
-  return finish(dl_type_dup(old, &t), t, newtype, oldtype, 1, __func__);
+  return finish(dl_type_dup(old, &t), &t, newtype, oldtype, 1, __func__);
 }
 
 /* a struct's elements: all of one basic type (parts of blocklength 0

@@ -11,6 +11,7 @@ void MPIR_Typerep_finalize(void)
 {
   dli_tr_release();
   dli_named_free();
+  dli_mpich_empty_free();
 }
 
 void MPIR_Typerep_debug(MPI_Datatype type)

@@ -8,9 +8,12 @@
 #include "tr.h"
 #include "named.h"
 
-/* the dataloop type of a predefined or derived handle; NULL if it has none
-   (MPI_LB, MPI_UB, a handle MPICH does not know) */
+/* the dataloop type of a predefined or derived handle (a shared empty type
+   for MPICH's count-0 types, which have no engine handle); NULL if it has
+   none (MPI_LB, MPI_UB, a handle MPICH does not know) */
 DLI_HIDDEN dl_type *dli_mpich_type(MPI_Datatype dt);
+/* frees the empty type that stands for MPICH's count-0 types (at finalize) */
+DLI_HIDDEN void dli_mpich_empty_free(void);
 /* the same, or an MPI error code saying which handle has none */
 DLI_HIDDEN int dli_mpich_lookup(MPI_Datatype dt, const char *fn, dl_type **out);
 /* a dataloop status as an MPI error code (MPI_SUCCESS for DL_OK), its

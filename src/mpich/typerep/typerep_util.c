@@ -1,6 +1,26 @@
 /* Handles to dataloop types, new types' MPICH fields, and errors. */
+#include <pthread.h>
 #include <stdio.h>
 #include "typerep_internal.h"
+
+/* MPICH's constructors make a type of count 0 without the engine
+   (MPII_Type_zerolen: no typerep handle; size and bounds 0): one shared
+   empty type stands for all of them */
+static dl_type *empty;
+static pthread_once_t empty_once = PTHREAD_ONCE_INIT;
+
+static void make_empty(void)
+{
+  if (dl_type_contiguous(0, dl_builtin(DL_BYTE), &empty) == DL_OK &&
+      dl_type_commit(empty) != DL_OK)
+    dl_type_free(&empty);
+}
+
+void dli_mpich_empty_free(void)
+{
+  if (empty)
+    dl_type_free(&empty);
+}
 
 dl_type *dli_mpich_type(MPI_Datatype dt)
 {
@@ -11,7 +31,10 @@ dl_type *dli_mpich_type(MPI_Datatype dt)
     return NULL;
   MPIR_Datatype *p;
   MPIR_Datatype_get_ptr(dt, p);
-  return p ? p->typerep.handle : NULL;
+  if (!p || p->typerep.handle || p->size != 0)
+    return p ? p->typerep.handle : NULL;
+  pthread_once(&empty_once, make_empty);
+  return empty;
 }
 
 int dli_mpich_lookup(MPI_Datatype dt, const char *fn, dl_type **out)

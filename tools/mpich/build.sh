@@ -11,7 +11,8 @@
 #   project    installs the project (already built: tools/run builds it)
 #              into PREFIX: make install into a staging folder, then its
 #              headers, shared libraries and pkg-config files (with
-#              PREFIX as their prefix) copied into PREFIX
+#              PREFIX as their prefix) copied into PREFIX, and the headers
+#              and libraries into WORK/dataloop for MPICH's build
 #   fetch      MPICH's source: test/mpich-suite/fetch.sh into
 #              mpich-suite-work/src of the project (the cache that
 #              `make check-mpich-suites` shares)
@@ -22,11 +23,13 @@
 #              each autotools project whose makefiles the seam changed
 #              (MPICH's top level always: a few seconds; never autogen.sh)
 #   configure  --with-datatype-engine=dataloop --with-device=DEVICE
-#              --enable-fortran=all --disable-cxx, MPICH's libraries named
+#              --enable-fortran=all --enable-cxx, MPICH's libraries named
 #              as Debian's (MPILIBNAME=mpich: libmpich.so.12,
-#              libmpichfort.so.12); with the dataloop engine also
-#              MPICHLIB_CPPFLAGS=-IPREFIX/include,
-#              LDFLAGS=-LPREFIX/lib -Wl,-rpath,PREFIX/lib, LIBS=-ldataloop
+#              libmpichfort.so.12, libmpichcxx.so.12); with the dataloop
+#              engine also
+#              MPICHLIB_CPPFLAGS=-IWORK/dataloop/include,
+#              LDFLAGS=-LWORK/dataloop/lib -Wl,-rpath,PREFIX/lib,
+#              LIBS=-ldataloop
 #   make       make -jN (N = --jobs, default 2)
 #   install    make install; then checks that PREFIX/lib has Debian's
 #              library names, and writes PREFIX/env.sh
@@ -129,7 +132,7 @@ work=$(cd "$work" && pwd)
 logs=$work/logs
 tree=$work/build
 
-for c in gcc gfortran make aclocal autoconf autoheader automake python3 perl; do
+for c in gcc g++ gfortran make aclocal autoconf autoheader automake python3 perl; do
   command -v "$c" >/dev/null 2>&1 || die "$c not found (tools/run mpich installs what is missing)"
 done
 [ -f "$top/Makefile" ] || die "the project is not configured: run tools/run mpich, or configure and make it first"
@@ -190,9 +193,21 @@ dirs=$(printf 'print-dirs:\n\t@echo $(prefix) $(libdir) $(includedir)\n' |
   make -s --no-print-directory -C "$top" -f Makefile -f - print-dirs)
 read -r p_prefix p_libdir p_includedir <<<"$dirs"
 [ -f "$stage$p_includedir/dataloop.h" ] || die "make install put no dataloop.h in $stage$p_includedir"
-mkdir -p "$prefix/include" "$prefix/lib/pkgconfig"
+# The same headers and libraries go to PREFIX, for users, and to
+# WORK/dataloop, the one place MPICH's build looks (an earlier MPICH in
+# PREFIX, its mpio.h or libmpl.so, must not stand in for the tree's own);
+# to WORK/dataloop only when changed, so that --reuse recompiles nothing
+# for an unchanged header.
+dl=$work/dataloop
+mkdir -p "$prefix/include" "$prefix/lib/pkgconfig" "$dl/include" "$dl/lib"
 cp -p "$stage$p_includedir"/dataloop*.h "$prefix/include/"
 cp -P -p "$stage$p_libdir"/libdataloop*.so* "$prefix/lib/"
+for f in "$stage$p_includedir"/dataloop*.h "$stage$p_libdir"/libdataloop*.so*; do
+  case $f in *.h) d=$dl/include ;; *) d=$dl/lib ;; esac
+  if [ -L "$f" ] || ! cmp -s "$f" "$d/${f##*/}"; then
+    cp -P -p "$f" "$d/"
+  fi
+done
 # shellcheck disable=SC2016  # pkg-config's variables, literally
 for pc in "$stage$p_libdir"/pkgconfig/dataloop*.pc; do
   [ -f "$pc" ] || continue
@@ -220,11 +235,11 @@ esac
 # -fallow-argument-mismatch (Debian's build passes it too)
 fflags="-O2 -fallow-argument-mismatch"
 conf_args=(--prefix="$prefix" "${dev_args[@]}" --with-hwloc=/usr --with-pm=hydra
-  --with-datatype-engine=dataloop --enable-fortran=all --disable-cxx
+  --with-datatype-engine=dataloop --enable-fortran=all --enable-cxx
   --disable-maintainer-mode MPILIBNAME=mpich "FFLAGS=$fflags" "FCFLAGS=$fflags")
 if [ "$engine" = dataloop ]; then
-  conf_args+=("MPICHLIB_CPPFLAGS=-I$prefix/include"
-    "LDFLAGS=-L$prefix/lib -Wl,-rpath,$prefix/lib" "LIBS=-ldataloop")
+  conf_args+=("MPICHLIB_CPPFLAGS=-I$dl/include"
+    "LDFLAGS=-L$dl/lib -Wl,-rpath,$prefix/lib" "LIBS=-ldataloop")
 fi
 conf_args+=("${extra[@]}")
 
@@ -359,7 +374,7 @@ phase "install into $prefix"
 run install make -C "$tree" install
 
 # Debian's names, which programs linked with Debian's MPICH ask for
-for lib in libmpich.so.12 libmpichfort.so.12; do
+for lib in libmpich.so.12 libmpichfort.so.12 libmpichcxx.so.12; do
   [ -e "$prefix/lib/$lib" ] || die "$prefix/lib/$lib is missing after make install"
   soname=$(readelf -d "$prefix/lib/$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
   [ "$soname" = "$lib" ] || die "$prefix/lib/$lib has SONAME '$soname'"

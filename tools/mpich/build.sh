@@ -4,7 +4,7 @@
 #
 #   tools/mpich/build.sh [--prefix DIR] [--work DIR] [--seam DIR]
 #                        [--engine auto|dataloop|mpich-dataloop]
-#                        [--device ch4:ucx|ch3:nemesis|...] [--jobs N]
+#                        [--device DEV] [--jobs N]
 #                        [--reuse] [--no-smoke] [-- CONFIGURE-ARGS...]
 #
 # Steps, each logged to WORK/logs/STEP.log:

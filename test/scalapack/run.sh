@@ -1,21 +1,42 @@
 #!/bin/bash
-# ScaLAPACK as a real client of the interposer.
+# ScaLAPACK as a real client of the interposer and of another MPICH library.
 #
 # Debian's scalapack-mpi-test ships the BLACS, PBLAS and ScaLAPACK testers
 # built against MPICH; scalapack-test-common ships their input files. This
 # runs a selection of them (4 ranks, as their CTest files do) plainly, with
-# the interposer preloaded, and preloaded in pipeline mode with a chunk
-# smaller than their messages (BLACS's largest are 6656 bytes), and judges
-# every run by the tester's own PASSED/FAILED/SKIPPED counts, never by the
-# exit code alone. The preloaded modes must give exactly plain's counts.
+# the interposer preloaded, preloaded in pipeline mode with a chunk smaller
+# than their messages (BLACS's largest are 6656 bytes), and on the
+# libmpich.so.12 of another MPICH of the same ABI (one whose datatype
+# engine is dataloop: doc/mpich.md), and judges every run by the tester's
+# own PASSED/FAILED/SKIPPED counts, never by the exit code alone. The other
+# modes must give exactly plain's counts.
 #
-#   test/scalapack/run.sh --preload .libs/libdataloop-mpi-preload.so --work DIR
-#                         [--modes plain,default,pipeline] [--chunk 1000]
+#   test/scalapack/run.sh [--preload .libs/libdataloop-mpi-preload.so]
+#                         [--mpich-lib DIR] --work WORK
+#                         [--modes plain,default,pipeline,lib] [--chunk 1000]
 #                         [--testers blacs,blacs-aux,pblas3,lu,qr,llt]
 #                         [--timeout SECONDS] [--full]
 #
+# Modes: plain; default and pipeline (the interposer, --preload); lib
+# (mpiexec -genv LD_LIBRARY_PATH with a copy of DIR's shared libraries, in
+# WORK/mpich-lib: the testers and Debian's ScaLAPACK, linked with Debian's
+# libmpich.so.12, load DIR's). Without --modes: plain, then default and
+# pipeline if --preload is given, then lib if --mpich-lib is given. xCbtest
+# (BLACS) also needs MPICH's Fortran library, libmpichfort.so.12: DIR's
+# when it has one, else Debian's, which works over the libmpich.so.12 of
+# an MPICH configured with Fortran. The MPICH must be: one configured
+# without it has no Fortran datatypes (Debian's header gives MPI_COMPLEX,
+# MPI_DOUBLE_PRECISION... handles it does not know), and BLACS's complex
+# tests abort in MPI_Type_vector (Debian's libmpichfort loads over it
+# anyway, 7 functions left undefined and bound lazily). The other testers
+# link libmpich.so.12 alone. The lib check before the runs: with the copy
+# on LD_LIBRARY_PATH, every tester resolves libmpich.so.12 into it (ldd)
+# and leaves no symbol undefined (ldd -r; the check fails naming them);
+# the summary says where libmpichfort.so.12 comes from.
+#
 # Exit status: 0 all modes agree with plain; 1 a difference, an incomplete
-# run or a preload check failed; 2 usage; 77 the packages are not installed.
+# run, or a preload or lib check failed; 2 usage; 77 the packages are not
+# installed.
 #
 # The testers, all double precision but BLACS's (which tests all five):
 #   blacs      xCbtest: SDRV (point to point) and BSBR (broadcasts) as
@@ -59,8 +80,9 @@ unset LD_PRELOAD DL_TRACE DL_PIPELINE DL_PIPELINE_CHUNK DL_STATS_FILE
 
 me=${0##*/}
 preload=
+mpich_lib=
 work=
-modes=plain,default,pipeline
+modes=
 chunk=1000
 testers=blacs,blacs-aux,pblas3,lu,qr,llt
 timeout_s=300
@@ -80,6 +102,8 @@ while [ $# -gt 0 ]; do
   case $1 in
   --preload) [ $# -ge 2 ] || usage; preload=$2; shift 2 ;;
   --preload=*) preload=${1#*=}; shift ;;
+  --mpich-lib) [ $# -ge 2 ] || usage; mpich_lib=$2; shift 2 ;;
+  --mpich-lib=*) mpich_lib=${1#*=}; shift ;;
   --work) [ $# -ge 2 ] || usage; work=$2; shift 2 ;;
   --work=*) work=${1#*=}; shift ;;
   --modes) [ $# -ge 2 ] || usage; modes=$2; shift 2 ;;
@@ -98,14 +122,21 @@ done
 
 [ -n "$work" ] || die "--work DIR is required"
 case $timeout_s in '' | *[!0-9]*) die "--timeout takes whole seconds" ;; esac
+if [ -z "$modes" ]; then
+  modes=plain
+  [ -z "$preload" ] || modes="$modes default pipeline"
+  [ -z "$mpich_lib" ] || modes="$modes lib"
+  [ "$modes" != plain ] || die "give --preload LIB, --mpich-lib DIR or --modes plain"
+fi
 modes=${modes//,/ }
 testers=${testers//,/ }
-needs_preload=0
+needs_preload=0 needs_lib=0
 for m in $modes; do
   case $m in
   plain) ;;
   default | pipeline) needs_preload=1 ;;
-  *) die "unknown mode $m (plain, default, pipeline)" ;;
+  lib) needs_lib=1 ;;
+  *) die "unknown mode $m (plain, default, pipeline, lib)" ;;
   esac
 done
 for t in $testers; do
@@ -153,6 +184,23 @@ if [ "$needs_preload" = 1 ]; then
   if ! cp "$preload" "$lib.tmp" || ! mv -f "$lib.tmp" "$lib"; then
     die "cannot copy $preload"
   fi
+fi
+
+# one copy of the other MPICH's shared libraries (dereferenced), for the
+# same reason; libmpich.so.12's RUNPATH yields to LD_LIBRARY_PATH, so what
+# it needs from DIR (libdataloop.so.0) comes from the copy too
+mlib=
+if [ "$needs_lib" = 1 ]; then
+  [ -n "$mpich_lib" ] || die "--mpich-lib DIR is required for the lib mode"
+  [ -r "$mpich_lib/libmpich.so.12" ] || die "$mpich_lib: no libmpich.so.12"
+  mlib=$work/mpich-lib
+  rm -rf "$mlib.tmp" "$mlib"
+  mkdir -p "$mlib.tmp" || die "cannot create $mlib.tmp"
+  for f in "$mpich_lib"/*.so*; do
+    [ -f "$f" ] || continue
+    cp -L "$f" "$mlib.tmp/" || die "cannot copy $f"
+  done
+  mv "$mlib.tmp" "$mlib" || die "cannot create $mlib"
 fi
 
 # Rewrite the lines of an input file whose trailing label (the text after
@@ -340,6 +388,7 @@ mode_args() { # mode: mpiexec options
   echo "-n 4 -genv MPIR_CVAR_POLLS_BEFORE_YIELD 1 -genv GFORTRAN_UNBUFFERED_PRECONNECTED y"
   case $1 in
   default) echo "-genv LD_PRELOAD $lib -genv DL_PIPELINE 0" ;;
+  lib) echo "-genv LD_LIBRARY_PATH $mlib" ;;
   pipeline) echo "-genv LD_PRELOAD $lib -genv DL_PIPELINE 1 -genv DL_PIPELINE_CHUNK $chunk" ;;
   esac
 }
@@ -417,6 +466,30 @@ check_preload() { # mode
   return 0
 }
 
+# the lib check: every tester loads the copy's libmpich.so.12 and finds
+# every symbol; sets lib_msg (where libmpichfort.so.12 comes from, or
+# what is wrong)
+check_lib() {
+  local t b got fort undef
+  lib_msg=
+  for t in $testers; do
+    b=$tests_dir/$(tester_bin "$t")
+    got=$(LD_LIBRARY_PATH=$mlib ldd "$b" 2>/dev/null | awk '$1 == "libmpich.so.12" { print $3 }')
+    if [ "$got" != "$mlib/libmpich.so.12" ]; then
+      lib_msg="$t loads libmpich.so.12 from '$got', not $mlib"
+      return 1
+    fi
+    fort=$(LD_LIBRARY_PATH=$mlib ldd "$b" 2>/dev/null | awk '$1 == "libmpichfort.so.12" { print $3 }')
+    undef=$(LD_LIBRARY_PATH=$mlib ldd -r "$b" 2>&1 | awk '/^undefined symbol:/ { print $3 }' | sort -u | tr '\n' ' ')
+    if [ -n "$undef" ]; then
+      lib_msg="$t: undefined with $mpich_lib (an MPICH configured without Fortran?): $undef"
+      return 1
+    fi
+    lib_msg="$lib_msg${lib_msg:+; }$t: libmpich.so.12 of the copy${fort:+, libmpichfort.so.12 $fort}"
+  done
+  return 0
+}
+
 # what a failing run said: its failure lines, then the end of its stderr
 excerpt() { # dir
   {
@@ -433,10 +506,18 @@ say() { printf '%s\n' "$*" | tee -a "$report"; }
 
 say "ScaLAPACK testers: $tests_dir (inputs $data_dir)$([ "$full" = 1 ] && echo ', full inputs')"
 [ -n "$lib" ] && say "interposer: $preload ($(sha256sum <"$lib" | cut -c1-12)), pipeline chunk $chunk"
+[ -n "$mlib" ] && say "lib: the shared libraries of $mpich_lib (copied to $mlib)"
 t_all=$(now)
 for m in $modes; do
   t_mode=$(now)
-  if [ "$m" != plain ]; then
+  if [ "$m" = lib ]; then
+    if check_lib; then
+      say "[$m] lib check: $lib_msg"
+    else
+      say "[$m] FAIL: lib check: $lib_msg"
+      status=1
+    fi
+  elif [ "$m" != plain ]; then
     if check_preload "$m"; then
       say "[$m] preload check: $check_msg"
     else
@@ -511,7 +592,7 @@ for t in $testers; do
   for m in $modes; do
     read -r p f k fin _ <<<"${res[$m.$t]:-0 0 0 0 0}"
     s=${ds[$m.$t]:-n/a}
-    if [ "$m" = plain ]; then
+    if [ "$m" = plain ] || [ "$m" = lib ]; then
       s=-
     elif [ "$s" != n/a ]; then
       read -r sn rv rk <<<"$s"

@@ -78,8 +78,10 @@ void dli_tr_release(void)
   }
 }
 
-int dli_tr_pack(const void *buf, dl_count count, const dl_type *t, size_t first,
-                void *out, size_t max, size_t *done)
+/* packed bytes [first, first + max) of (buf, count, t) out to data (pack)
+   or in from it */
+static int range(bool pack, void *buf, dl_count count, const dl_type *t, size_t first,
+                 void *data, size_t max, size_t *done)
 {
   size_t size, last;
   int rc = dl_pack_size(count, t, &size);
@@ -88,7 +90,8 @@ int dli_tr_pack(const void *buf, dl_count count, const dl_type *t, size_t first,
     return rc;
   if (first == 0 && max >= size) {   /* the whole stream: one call */
     size_t pos = 0;
-    rc = dl_pack(buf, count, t, out, size, &pos);
+    rc = pack ? dl_pack(buf, count, t, data, size, &pos)
+              : dl_unpack(data, size, &pos, buf, count, t);
     *done = pos;
     return rc;
   }
@@ -96,30 +99,19 @@ int dli_tr_pack(const void *buf, dl_count count, const dl_type *t, size_t first,
   if ((rc = segment_for(buf, count, t, &s)))
     return rc;
   last = max > size - first ? size : first + max;
-  rc = dl_segment_pack(s, first, &last, out);
+  rc = pack ? dl_segment_pack(s, first, &last, data) : dl_segment_unpack(s, first, &last, data);
   *done = last - first;
   return rc;
+}
+
+int dli_tr_pack(const void *buf, dl_count count, const dl_type *t, size_t first,
+                void *out, size_t max, size_t *done)
+{
+  return range(true, (void *)buf, count, t, first, out, max, done);
 }
 
 int dli_tr_unpack(const void *in, size_t insize, void *buf, dl_count count,
                   const dl_type *t, size_t first, size_t *done)
 {
-  size_t size, last;
-  int rc = dl_pack_size(count, t, &size);
-  *done = 0;
-  if (rc || first >= size)
-    return rc;
-  if (first == 0 && insize >= size) {
-    size_t pos = 0;
-    rc = dl_unpack(in, size, &pos, buf, count, t);
-    *done = pos;
-    return rc;
-  }
-  dl_segment *s;
-  if ((rc = segment_for(buf, count, t, &s)))
-    return rc;
-  last = insize > size - first ? size : first + insize;
-  rc = dl_segment_unpack(s, first, &last, in);
-  *done = last - first;
-  return rc;
+  return range(false, buf, count, t, first, (void *)in, insize, done);
 }

@@ -32,6 +32,15 @@ static int finish(int rc, dl_type **tp, MPIR_Datatype *newtype, MPI_Datatype old
   return err;
 }
 
+/* the body of every constructor of one old type: old's dataloop type,
+   then CTOR (an expression naming old and &t), then finish */
+#define BUILD(CTOR, copies)                                                  \
+  do {                                                                       \
+    dl_type *old, *t = NULL;                                                 \
+    int err = dli_mpich_lookup(oldtype, __func__, &old);                     \
+    return err ? err : finish(CTOR, &t, newtype, oldtype, (copies), __func__); \
+  } while (0)
+
 static MPI_Aint times(MPI_Aint a, MPI_Aint b)
 {
   MPI_Aint n;
@@ -40,100 +49,62 @@ static MPI_Aint times(MPI_Aint a, MPI_Aint b)
 
 int MPIR_Typerep_create_contig(MPI_Aint count, MPI_Datatype oldtype, MPIR_Datatype *newtype)
 {
-  dl_type *old, *t = NULL;
-  int err = dli_mpich_lookup(oldtype, __func__, &old);
-  if (err)
-    return err;
-  return finish(dl_type_contiguous(count, old, &t), &t, newtype, oldtype, count, __func__);
+  BUILD(dl_type_contiguous(count, old, &t), count);
 }
 
 int MPIR_Typerep_create_vector(MPI_Aint count, MPI_Aint blocklength, MPI_Aint stride,
                                MPI_Datatype oldtype, MPIR_Datatype *newtype)
 {
-  dl_type *old, *t = NULL;
-  int err = dli_mpich_lookup(oldtype, __func__, &old);
-  if (err)
-    return err;
-  return finish(dl_type_vector(count, blocklength, stride, old, &t), &t, newtype,
-                oldtype, times(count, blocklength), __func__);
+  BUILD(dl_type_vector(count, blocklength, stride, old, &t), times(count, blocklength));
 }
 
 int MPIR_Typerep_create_hvector(MPI_Aint count, MPI_Aint blocklength, MPI_Aint stride,
                                 MPI_Datatype oldtype, MPIR_Datatype *newtype)
 {
-  dl_type *old, *t = NULL;
-  int err = dli_mpich_lookup(oldtype, __func__, &old);
-  if (err)
-    return err;
-  return finish(dl_type_hvector(count, blocklength, stride, old, &t), &t, newtype,
-                oldtype, times(count, blocklength), __func__);
+  BUILD(dl_type_hvector(count, blocklength, stride, old, &t), times(count, blocklength));
 }
 
 int MPIR_Typerep_create_indexed_block(MPI_Aint count, MPI_Aint blocklength,
                                       const MPI_Aint *displs, MPI_Datatype oldtype,
                                       MPIR_Datatype *newtype)
 {
-  dl_type *old, *t = NULL;
-  int err = dli_mpich_lookup(oldtype, __func__, &old);
-  if (err)
-    return err;
-  return finish(dl_type_indexed_block(count, blocklength, COUNTS(displs), old, &t), &t,
-                newtype, oldtype, times(count, blocklength), __func__);
+  BUILD(dl_type_indexed_block(count, blocklength, COUNTS(displs), old, &t),
+        times(count, blocklength));
 }
 
 int MPIR_Typerep_create_hindexed_block(MPI_Aint count, MPI_Aint blocklength,
                                        const MPI_Aint *displs, MPI_Datatype oldtype,
                                        MPIR_Datatype *newtype)
 {
-  dl_type *old, *t = NULL;
-  int err = dli_mpich_lookup(oldtype, __func__, &old);
-  if (err)
-    return err;
-  return finish(dl_type_hindexed_block(count, blocklength, AINTS(displs), old, &t), &t,
-                newtype, oldtype, times(count, blocklength), __func__);
+  BUILD(dl_type_hindexed_block(count, blocklength, AINTS(displs), old, &t),
+        times(count, blocklength));
 }
 
 int MPIR_Typerep_create_indexed(MPI_Aint count, const MPI_Aint *blocklens,
                                 const MPI_Aint *displs, MPI_Datatype oldtype,
                                 MPIR_Datatype *newtype)
 {
-  dl_type *old, *t = NULL;
-  int err = dli_mpich_lookup(oldtype, __func__, &old);
-  if (err)
-    return err;
-  return finish(dl_type_indexed(count, COUNTS(blocklens), COUNTS(displs), old, &t), &t,
-                newtype, oldtype, total(count, blocklens), __func__);
+  BUILD(dl_type_indexed(count, COUNTS(blocklens), COUNTS(displs), old, &t),
+        total(count, blocklens));
 }
 
 int MPIR_Typerep_create_hindexed(MPI_Aint count, const MPI_Aint *blocklens,
                                  const MPI_Aint *displs, MPI_Datatype oldtype,
                                  MPIR_Datatype *newtype)
 {
-  dl_type *old, *t = NULL;
-  int err = dli_mpich_lookup(oldtype, __func__, &old);
-  if (err)
-    return err;
-  return finish(dl_type_hindexed(count, COUNTS(blocklens), AINTS(displs), old, &t), &t,
-                newtype, oldtype, total(count, blocklens), __func__);
+  BUILD(dl_type_hindexed(count, COUNTS(blocklens), AINTS(displs), old, &t),
+        total(count, blocklens));
 }
 
 int MPIR_Typerep_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                                 MPIR_Datatype *newtype)
 {
-  dl_type *old, *t = NULL;
-  int err = dli_mpich_lookup(oldtype, __func__, &old);
-  if (err)
-    return err;
-  return finish(dl_type_resized(old, lb, extent, &t), &t, newtype, oldtype, 1, __func__);
+  BUILD(dl_type_resized(old, lb, extent, &t), 1);
 }
 
 int MPIR_Typerep_create_dup(MPI_Datatype oldtype, MPIR_Datatype *newtype)
 {
-  dl_type *old, *t = NULL;
-  int err = dli_mpich_lookup(oldtype, __func__, &old);
-  if (err)
-    return err;
-  return finish(dl_type_dup(old, &t), &t, newtype, oldtype, 1, __func__);
+  BUILD(dl_type_dup(old, &t), 1);
 }
 
 /* a struct's elements: all of one basic type (parts of blocklength 0

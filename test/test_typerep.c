@@ -216,6 +216,8 @@ static int by_disp(const void *a, const void *b)
    erroneous: the order of the updates is unspecified) */
 static bool overlaps(const mrun *runs, size_t n)
 {
+  if (n < 2)
+    return false;
   mrun *s = malloc((n + 1) * sizeof *s);
   memcpy(s, runs, n * sizeof *s);
   qsort(s, n, sizeof *s, by_disp);
@@ -233,11 +235,18 @@ typedef struct sum_ctx {
 
 static void sum(const void *in, void *inout, dl_count n, void *ctx)
 {
+  /* the layouts place doubles at any byte, so they are read and written
+     through memcpy */
   sum_ctx *s = ctx;
-  const double *a = in;
-  double *b = inout;
-  for (dl_count i = 0; i < n * s->k; i++)
-    b[i] += a[i];
+  const char *a = in;
+  char *b = inout;
+  for (dl_count i = 0; i < n * s->k; i++) {
+    double x, y;
+    memcpy(&x, a + 8 * i, 8);
+    memcpy(&y, b + 8 * i, 8);
+    y += x;
+    memcpy(b + 8 * i, &y, 8);
+  }
   s->calls++;
 }
 

@@ -109,9 +109,13 @@ void bench_measure(int neng, const bool *skip, bench_run_fn run, void *ctx,
     exit(1);
   for (int e = 0; e < neng; e++)
     iters[e] = skip && skip[e] ? 0 : calibrate(e, run, ctx, unpack, buf, batch_s);
-  /* batches interleaved across engines, so drift hits all alike */
+  /* batches interleaved across engines, so drift hits all alike; each
+     batch starts one engine later, so no engine always runs after the same
+     one (an engine right after one that read the same bytes finds them
+     in cache) */
   for (int b = 0; b < batches; b++)
-    for (int e = 0; e < neng; e++) {
+    for (int k = 0; k < neng; k++) {
+      int e = (b + k) % neng;
       if (!iters[e])
         continue;
       double t0 = bench_now();

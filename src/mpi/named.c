@@ -4,6 +4,7 @@
  * first use. */
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "named.h"
 
 struct map {
@@ -47,7 +48,6 @@ enum { FLOAT_INT, DOUBLE_INT, LONG_INT, SHORT_INT, TWO_INT, LONG_DOUBLE_INT,
        TWO_INTEGER, TWO_REAL, TWO_DOUBLE_PRECISION, NPAIRS };
 
 static dl_type *pairs[NPAIRS];
-static pthread_once_t pairs_once = PTHREAD_ONCE_INIT;
 
 #define PAIR(i, T)                                                          \
   do {                                                                      \
@@ -80,24 +80,57 @@ static void make_pairs(void)
       dl_type_commit(pairs[TWO_INTEGER + k]);
 }
 
-dl_type *dli_named_type(MPI_Datatype dt)
+/* handle -> type code, built once: a lookup is one hash and a probe or two
+   rather than a scan of the table per call (the typerep backend asks for
+   every predefined type it packs). Codes, not types, so that the pairs
+   freed at finalize are not reached through a stale slot. */
+enum { SLOTS = 256, PAIR = 2 * MORE };   /* codes: builtin, MORE + more, PAIR + pair */
+static struct slot { MPI_Datatype mpi; int code1; } slots[SLOTS];   /* code1 0: empty */
+static pthread_once_t slots_once = PTHREAD_ONCE_INIT;
+
+static size_t slot_of(MPI_Datatype dt)
 {
-  if (dt == MPI_DATATYPE_NULL)       /* what an unsupported type is defined as */
-    return NULL;
-  for (size_t i = 0; i < sizeof(basics) / sizeof(basics[0]); i++)
-    if (basics[i].mpi == dt)
-      return basics[i].dl < MORE
-                 ? dl_builtin((dl_builtin_t)basics[i].dl)
-                 : dl_builtin_more((dl_builtin_more_t)(basics[i].dl - MORE));
+  uint64_t h = (uint64_t)(uintptr_t)dt;   /* an int on MPICH, a pointer elsewhere */
+  h = (h ^ (h >> 29)) * 0x9e3779b97f4a7c15ull;
+  return (size_t)(h >> 56);
+}
+
+static void put(MPI_Datatype dt, int code)
+{
+  if (dt == MPI_DATATYPE_NULL)          /* what an unsupported type is defined as */
+    return;
+  size_t i = slot_of(dt);
+  while (slots[i].code1 && slots[i].mpi != dt)
+    i = (i + 1) % SLOTS;
+  if (!slots[i].code1)                   /* a handle named twice keeps its first type */
+    slots[i] = (struct slot){dt, code + 1};
+}
+
+static void make_slots(void)
+{
   static const MPI_Datatype pair_ids[NPAIRS] = {
     MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_SHORT_INT, MPI_2INT,
     MPI_LONG_DOUBLE_INT, MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION};
+  make_pairs();
+  for (size_t i = 0; i < sizeof(basics) / sizeof(basics[0]); i++)
+    put(basics[i].mpi, basics[i].dl);
   for (int i = 0; i < NPAIRS; i++)
-    if (pair_ids[i] == dt) {
-      pthread_once(&pairs_once, make_pairs);
-      return pairs[i];
-    }
-  return NULL;
+    put(pair_ids[i], PAIR + i);
+}
+
+dl_type *dli_named_type(MPI_Datatype dt)
+{
+  if (dt == MPI_DATATYPE_NULL)
+    return NULL;
+  pthread_once(&slots_once, make_slots);
+  size_t i = slot_of(dt);
+  while (slots[i].code1 && slots[i].mpi != dt)
+    i = (i + 1) % SLOTS;
+  int c = slots[i].code1 - 1;
+  return c < 0       ? NULL
+         : c < MORE  ? dl_builtin((dl_builtin_t)c)
+         : c < PAIR  ? dl_builtin_more((dl_builtin_more_t)(c - MORE))
+                     : pairs[c - PAIR];
 }
 
 void dli_named_free(void)

@@ -53,3 +53,33 @@ void model_unpack(const mrun *runs, size_t n, char *origin, const char *in)
     in += runs[i].len;
   }
 }
+
+int test_scaled(int n)
+{
+  const char *s = getenv("DL_TEST_SCALE");
+  int k = (int)(n * (s ? atof(s) : 1.0));
+  return k > 0 ? k : 1;
+}
+
+int tcase_new(rng *r, tcase *c, int max_depth, const int *basics, int nb)
+{
+  memset(c, 0, sizeof *c);
+  int depth = (int)rng_range(r, 1, max_depth);
+  int rc = basics ? rtype_gen_typed(r, depth, basics, nb, &c->rt)
+                  : rtype_gen(r, depth, &c->rt, NULL);
+  if (rc)
+    return -1;
+  c->count = rng_range(r, 0, 3);
+  if (model_bytemap(c->rt.m, c->count, &c->runs, &c->nruns))
+    return -1;
+  c->size = runs_bytes(c->runs, c->nruns);
+  tbuf_for(c->runs, c->nruns, &c->mem, rng_next(r));
+  return 0;
+}
+
+void tcase_free(tcase *c)
+{
+  rtype_free(&c->rt);
+  free(c->runs);
+  tbuf_free(&c->mem);
+}

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "model.h"
+#include "randtype.h"
 
 typedef struct tbuf {
   char *mem;       /* allocation */
@@ -21,5 +22,23 @@ void tbuf_free(tbuf *b);
 size_t runs_bytes(const mrun *runs, size_t n);
 void model_pack(const mrun *runs, size_t n, const char *origin, char *out);
 void model_unpack(const mrun *runs, size_t n, char *origin, const char *in);
+
+/* DL_TEST_SCALE (default 1) scales randomized loops, so a run under
+   Valgrind can use the same suite with fewer draws */
+int test_scaled(int n);
+
+/* a random committed type of depth 1 to max_depth (built of the basic
+   types given, or of any when basics is NULL), a count of 0 to 3, its
+   byte map and a buffer covering it; 0, or -1 if the generator failed
+   (c->rt.desc says what it tried) */
+typedef struct tcase {
+  rtype rt;
+  dl_count count;
+  mrun *runs;
+  size_t nruns, size;
+  tbuf mem;
+} tcase;
+int tcase_new(rng *r, tcase *c, int max_depth, const int *basics, int nb);
+void tcase_free(tcase *c);
 
 #endif

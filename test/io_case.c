@@ -67,14 +67,6 @@ out:
   return m;
 }
 
-int test_scaled(int n)
-{
-  const char *s = getenv("DL_TEST_SCALE");
-  double f = s ? atof(s) : 1.0;
-  int k = (int)(n * f);
-  return k > 0 ? k : 1;
-}
-
 void test_path(char *path, size_t size, const char *name)
 {
   const char *dir = getenv("DL_TEST_TMPDIR");

@@ -44,7 +44,5 @@ model *recipe_model(const recipe *rc);
    path gets dir/name.pid */
 void test_path(char *path, size_t size, const char *name);
 
-/* DL_TEST_SCALE (default 1) scales randomized loops */
-int test_scaled(int n);
 
 #endif

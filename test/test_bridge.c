@@ -14,13 +14,6 @@
 
 static uint64_t seed;
 
-static int scaled(int n)
-{
-  const char *s = getenv("DL_TEST_SCALE");
-  int k = (int)(n * (s ? atof(s) : 1.0));
-  return k > 0 ? k : 1;
-}
-
 static const struct { MPI_Datatype t; const char *name; } named[] = {
   {MPI_CHAR, "CHAR"}, {MPI_SIGNED_CHAR, "SIGNED_CHAR"},
   {MPI_UNSIGNED_CHAR, "UNSIGNED_CHAR"}, {MPI_BYTE, "BYTE"}, {MPI_WCHAR, "WCHAR"},
@@ -123,7 +116,7 @@ END_TEST
 START_TEST(random_decode)
 {
   rng r = {seed};
-  int n = scaled(3000);
+  int n = test_scaled(3000);
   long deviating = 0;
   for (int it = 0; it < n; it++) {
     rtype rt;

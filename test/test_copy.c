@@ -17,14 +17,6 @@
 
 static uint64_t seed;
 
-static int scaled(int n)
-{
-  const char *s = getenv("DL_TEST_SCALE");
-  double f = s ? atof(s) : 1.0;
-  int k = (int)(n * f);
-  return k > 0 ? k : 1;
-}
-
 /* one side of a copy: a committed type, a count, its byte map, and memory
    covering the map with GUARD bytes either side */
 typedef struct side {
@@ -218,7 +210,7 @@ static void check_pair(rng *r, side *a, side *b)
 START_TEST(random_pairs)
 {
   rng r = {seed ^ 20};
-  int n = scaled(3000);
+  int n = test_scaled(3000);
   memset(routes, 0, sizeof(routes));
   for (int it = 0; it < n; it++) {
     side a, b;
@@ -242,7 +234,7 @@ START_TEST(random_pairs)
     side_free(&b);
   }
   /* byte layouts on both sides, long and short runs */
-  for (int it = 0; it < scaled(300); it++) {
+  for (int it = 0; it < test_scaled(300); it++) {
     side a, b;
     size_t size = (size_t)rng_range(&r, 1, 300000);
     bool lng = it & 1;

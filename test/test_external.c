@@ -40,14 +40,6 @@
 
 static uint64_t seed;
 
-static int scaled(int n)
-{
-  const char *s = getenv("DL_TEST_SCALE");
-  double f = s ? atof(s) : 1.0;
-  int k = (int)(n * f);
-  return k > 0 ? k : 1;
-}
-
 /* ======================================================================
  * the reference: MPI-4.0's external32 table, one element at a time
  * ==================================================================== */
@@ -425,7 +417,7 @@ static size_t first_diff(const void *a, const void *b, size_t n)
 START_TEST(random_vs_reference)
 {
   rng r = {seed ^ 0x78333272ull};
-  int n = scaled(3000);
+  int n = test_scaled(3000);
   long packed = 0, unpacked = 0;
   for (int it = 0; it < n; it++) {
     rtype rt;
@@ -504,7 +496,7 @@ static const int mpich_basics[] = {
 START_TEST(random_vs_mpich)
 {
   rng r = {seed ^ 0x6d70696368ull};
-  int n = scaled(2000);
+  int n = test_scaled(2000);
   long packed = 0, unpacked = 0, skipped = 0, per[RT_NUM_BASICS] = {0};
   for (int it = 0; it < n; it++) {
     int id = mpich_basics[it % NMPICH];
@@ -728,7 +720,7 @@ END_TEST
 START_TEST(roundtrip)
 {
   rng r = {seed ^ 0x7274ull};
-  int n = scaled(1500);
+  int n = test_scaled(1500);
   for (int it = 0; it < n; it++) {
     int pick[3], np = (int)rng_range(&r, 1, 3);
     for (int k = 0; k < np; k++)
@@ -785,7 +777,7 @@ static void pieces(rng *r, size_t total, size_t *cuts, size_t *ncuts)
 START_TEST(split_equals_oneshot)
 {
   rng r = {seed ^ 0x73706c6974ull};
-  int n = scaled(800);
+  int n = test_scaled(800);
   long in_order = 0, shuffled = 0;
   for (int it = 0; it < n; it++) {
     int pick[3], np = (int)rng_range(&r, 1, 3);

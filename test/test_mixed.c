@@ -34,13 +34,6 @@ static int rank, failures;
     }                                                      \
   } while (0)
 
-static int scaled(int n)
-{
-  const char *s = getenv("DL_TEST_SCALE");
-  int k = (int)(n * (s ? atof(s) : 1.0));
-  return k > 0 ? k : 1;
-}
-
 /* one message of (count, mt) from `from` to the other rank; the receiver
    compares its buffer with the model's */
 static void message(const rtype *rt, MPI_Datatype mt, int count, int from,
@@ -140,7 +133,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat); interposer on "
             "rank 0: %d, rank 1: %d\n", seed, pre[0], pre[1]);
   rng r = {seed};
-  int n = scaled(1500);
+  int n = test_scaled(1500);
   long sent = 0, deviating = 0;
   for (int it = 0; it < n; it++) {
     rtype rt;

@@ -34,15 +34,6 @@
 
 static uint64_t seed;
 
-/* DL_TEST_SCALE (default 1) scales the random draws, as in test_segments */
-static int scaled(int n)
-{
-  const char *s = getenv("DL_TEST_SCALE");
-  double f = s ? atof(s) : 1.0;
-  int k = (int)(n * f);
-  return k > 0 ? k : 1;
-}
-
 /* ---- bounds of the three kinds of type ---- */
 
 typedef struct bounds {
@@ -183,7 +174,7 @@ static bool pack_agrees(const rtype *rt, MPI_Datatype mt, bounds mb, bool with_m
 START_TEST(random_vs_mpich)
 {
   rng r = {seed ^ 0x6d70696368ull};
-  int n = scaled(5000);
+  int n = test_scaled(5000);
   long agree = 0, unpacked = 0, differ = 0, vg_skip = 0, hits[DEV_NCLASSES] = {0};
   long unwritten = 0;
   struct sigaction sa, old[NCRASH];

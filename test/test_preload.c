@@ -37,13 +37,6 @@
 static uint64_t seed;
 static bool preloaded;   /* the interposer is in this process */
 
-static int scaled(int n)
-{
-  const char *s = getenv("DL_TEST_SCALE");
-  int k = (int)(n * (s ? atof(s) : 1.0));
-  return k > 0 ? k : 1;
-}
-
 static int cls(int code)
 {
   int c;
@@ -232,7 +225,7 @@ static void host_type_free(rtype *rt, MPI_Datatype *mt)
 START_TEST(random_types)
 {
   rng r = {seed ^ 0x707265ull};
-  int n = scaled(3000);
+  int n = test_scaled(3000);
   long with_mpich = 0, deviating = 0, classes[DEV_NCLASSES] = {0};
   for (int it = 0; it < n; it++) {
     rtype rt;
@@ -477,7 +470,7 @@ static bool runs_overlap(const mrun *runs, size_t n)
 START_TEST(external_random)
 {
   rng r = {seed ^ 0x657874ull};
-  int n = scaled(1600);
+  int n = test_scaled(1600);
   long compared = 0, deviating = 0;
   for (int it = 0; it < n; it++) {
     int id = ext_basics[it % NEXT];

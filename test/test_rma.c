@@ -50,6 +50,7 @@
 #include <string.h>
 #include <time.h>
 #include "mpi_recipe.h"
+#include "buffers.h"
 #include "randtype.h"
 
 static int rank, nranks, failures;
@@ -89,13 +90,6 @@ static void ok_at(int line, int rc, const char *call)
   fail_at(line, "%s: class %d: %s", call, cls(rc), s);
 }
 #define OK(call) ok_at(__LINE__, (call), #call)
-
-static int scaled(int n)
-{
-  const char *s = getenv("DL_TEST_SCALE");
-  int k = (int)(n * (s ? atof(s) : 1.0));
-  return k > 0 ? k : 1;
-}
 
 /* ---- layouts: (count, type) and the bytes it touches ---- */
 
@@ -1277,7 +1271,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat)\n", seed);
   rng r = {seed};
   int index = fixed_cases(&r, 0);
-  int n = scaled(200);
+  int n = test_scaled(200);
   random_cases(&r, index, n);
   range_errors();
   check_routes();

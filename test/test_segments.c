@@ -20,42 +20,10 @@
 
 static uint64_t seed;
 
-/* DL_TEST_SCALE (default 1) scales every randomized loop, so a run under
-   Valgrind can use the same suite with fewer draws */
-static int scaled(int n)
-{
-  const char *s = getenv("DL_TEST_SCALE");
-  double f = s ? atof(s) : 1.0;
-  int k = (int)(n * f);
-  return k > 0 ? k : 1;
-}
-
-/* a random committed type and count with its byte map and buffers */
-typedef struct casefix {
-  rtype rt;
-  dl_count count;
-  mrun *runs;
-  size_t nruns, size;
-  tbuf mem;
-} casefix;
-
-static void case_new(rng *r, casefix *c)
-{
-  int rc = rtype_gen(r, (int)rng_range(r, 1, 6), &c->rt, NULL);
-  ck_assert_msg(rc == 0, "seed %llu: building %s failed",
-                (unsigned long long)seed, c->rt.desc);
-  c->count = rng_range(r, 0, 3);
-  ck_assert_int_eq(model_bytemap(c->rt.m, c->count, &c->runs, &c->nruns), 0);
-  c->size = runs_bytes(c->runs, c->nruns);
-  tbuf_for(c->runs, c->nruns, &c->mem, rng_next(r));
-}
-
-static void case_free(casefix *c)
-{
-  rtype_free(&c->rt);
-  free(c->runs);
-  tbuf_free(&c->mem);
-}
+/* a random case (buffers.h), its failure reported with the seed */
+#define case_new(r, c)                                                             \
+  ck_assert_msg(tcase_new(r, c, 6, NULL, 0) == 0, "seed %llu: building %s failed", \
+                (unsigned long long)seed, (c)->rt.desc)
 
 #define CASE_FMT "seed %llu, count %lld, type %s"
 #define CASE_ARGS(c) (unsigned long long)seed, (long long)(c)->count, (c)->rt.desc
@@ -64,9 +32,9 @@ static void case_free(casefix *c)
 START_TEST(random_pack_unpack)
 {
   rng r = {seed ^ 1};
-  int n = scaled(10000);
+  int n = test_scaled(10000);
   for (int it = 0; it < n; it++) {
-    casefix c;
+    tcase c;
     case_new(&r, &c);
     size_t want_size;
     ck_assert_int_eq(dl_pack_size(c.count, c.rt.t, &want_size), DL_OK);
@@ -107,7 +75,7 @@ START_TEST(random_pack_unpack)
     free(b.mem);
     free(want);
     free(got);
-    case_free(&c);
+    tcase_free(&c);
   }
 }
 END_TEST
@@ -115,10 +83,10 @@ END_TEST
 START_TEST(random_chunks)
 {
   rng r = {seed ^ 2};
-  int n = scaled(3000);
+  int n = test_scaled(3000);
   size_t edges[256], order[256];
   for (int it = 0; it < n; it++) {
-    casefix c;
+    tcase c;
     case_new(&r, &c);
     char *want = malloc(c.size + 1), *got = malloc(c.size + 1);
     model_pack(c.runs, c.nruns, c.mem.origin, want);
@@ -176,7 +144,7 @@ START_TEST(random_chunks)
     free(two.mem);
     free(want);
     free(got);
-    case_free(&c);
+    tcase_free(&c);
   }
 }
 END_TEST
@@ -184,9 +152,9 @@ END_TEST
 START_TEST(random_lists)
 {
   rng r = {seed ^ 3};
-  int n = scaled(3000);
+  int n = test_scaled(3000);
   for (int it = 0; it < n; it++) {
-    casefix c;
+    tcase c;
     case_new(&r, &c);
     dl_segment *s;
     ck_assert_int_eq(dl_segment_create(c.mem.origin, c.count, c.rt.t, &s), DL_OK);
@@ -238,7 +206,7 @@ START_TEST(random_lists)
                   CASE_ARGS(&c));
     free(iov);
     dl_segment_free(&s);
-    case_free(&c);
+    tcase_free(&c);
   }
 }
 END_TEST
@@ -288,9 +256,9 @@ static const dl_action sum_action = {sum_contig, sum_blocks, sum_blocks, sum_blo
 START_TEST(custom_action)
 {
   rng r = {seed ^ 4};
-  int n = scaled(2000);
+  int n = test_scaled(2000);
   for (int it = 0; it < n; it++) {
-    casefix c;
+    tcase c;
     case_new(&r, &c);
     char *packed = malloc(c.size + 1);
     model_pack(c.runs, c.nruns, c.mem.origin, packed);
@@ -304,7 +272,7 @@ START_TEST(custom_action)
     ck_assert_msg(got.in_order && got.s == want.s, "checksum: " CASE_MSG(&c));
     dl_segment_free(&s);
     free(packed);
-    case_free(&c);
+    tcase_free(&c);
   }
   dl_action incomplete = sum_action;
   incomplete.indexed = NULL;
@@ -752,14 +720,14 @@ static int fake_compile(const dli_loop *l, int *used)
 START_TEST(compiled_code_in_the_walker)
 {
   rng r = {seed ^ 6};
-  int n = scaled(2000), compiled = 0;
+  int n = test_scaled(2000), compiled = 0;
   size_t edges[256], order[256];
   for (int it = 0; it < n; it++) {
-    casefix c;
+    tcase c;
     case_new(&r, &c);
     int used = 0;
     if (c.size == 0 || c.rt.t->builtin || fake_compile(c.rt.t->loop, &used) == 0) {
-      case_free(&c);
+      tcase_free(&c);
       continue;
     }
     atomic_store(&c.rt.t->compiled, 3);
@@ -816,7 +784,7 @@ START_TEST(compiled_code_in_the_walker)
     dl_segment_free(&s);
     free(want);
     free(got);
-    case_free(&c);
+    tcase_free(&c);
   }
   ck_assert_int_gt(compiled, n / 4);
 }
@@ -1168,9 +1136,9 @@ static void guarded_new(guarded *g, dl_aint lo, dl_aint hi, bool guard_high)
 START_TEST(random_bounds)
 {
   rng r = {seed ^ 6};
-  int n = scaled(2000), refused = 0, served = 0;
+  int n = test_scaled(2000), refused = 0, served = 0;
   for (int it = 0; it < n; it++) {
-    casefix c;
+    tcase c;
     case_new(&r, &c);
     dl_aint dlo = 0, dhi = 0;
     range_span(c.runs, c.nruns, 0, c.size, &dlo, &dhi);
@@ -1245,7 +1213,7 @@ START_TEST(random_bounds)
     free(before);
     free(after);
     munmap(g.map, g.maplen);
-    case_free(&c);
+    tcase_free(&c);
   }
   ck_assert_int_gt(refused, n / 10);
   ck_assert_int_gt(served, n / 10);

@@ -21,14 +21,6 @@
 
 static uint64_t seed;
 
-static int scaled(int n)
-{
-  const char *s = getenv("DL_TEST_SCALE");
-  double f = s ? atof(s) : 1.0;
-  int k = (int)(n * f);
-  return k > 0 ? k : 1;
-}
-
 /* the serialized bytes of t, checked against the size query */
 static uint8_t *ser(const dl_type *t, size_t *n)
 {
@@ -114,7 +106,7 @@ static void expect_same_packing(rng *r, const rtype *rt, const dl_type *copy,
 START_TEST(roundtrip_random)
 {
   rng r = {seed ^ 11};
-  int n = scaled(2500);
+  int n = test_scaled(2500);
   for (int it = 0; it < n; it++) {
     rtype rt;
     ck_assert_int_eq(rtype_gen(&r, (int)rng_range(&r, 1, 6), &rt, NULL), 0);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include "dataloop.h"
+#include "buffers.h"
 #include "randtype.h"
 
 #define THREADS 8
@@ -34,14 +35,6 @@ static const char *_Atomic failed_what;
     }                                                                      \
   } while (0)
 #define FAILED() (atomic_load(&failed_line) != 0)
-
-static int scaled(int n)
-{
-  const char *s = getenv("DL_TEST_SCALE");
-  double f = s ? atof(s) : 1.0;
-  int k = (int)(n * f);
-  return k > 0 ? k : 1;
-}
 
 /* shared, read-only while threads run */
 static char *input;             /* 2 * SPAN bytes; the origin is input + SPAN */
@@ -180,7 +173,7 @@ START_TEST(same_types)
     }
     job_init(&jobs[k], rts[k].t, rng_range(&r, 1, 3));
   }
-  workers(shared_worker, scaled(2000));
+  workers(shared_worker, test_scaled(2000));
   for (int k = 0; k < NTYPES; k++) {
     job_free(&jobs[k]);
     rtype_free(&rts[k]);
@@ -297,7 +290,7 @@ START_TEST(create_and_free)
     dl_type_commit(two);
     job_init(&doubled[k], two, 1);
   }
-  workers(churn_worker, scaled(2000));
+  workers(churn_worker, test_scaled(2000));
   for (int i = 0; i < SLOTS; i++) {
     item *it = atomic_exchange(&slots[i], NULL);
     if (it) {
@@ -352,7 +345,7 @@ START_TEST(commit_race)
   ck_assert_int_eq(dl_type_dup(fresh, &ref), DL_OK);
   dl_type_commit(ref);
   job_init(&fresh_ref, ref, 2);
-  workers(commit_worker, scaled(2000));
+  workers(commit_worker, test_scaled(2000));
   job_free(&fresh_ref);
   dl_type_free(&ref);
   dl_type_free(&fresh);

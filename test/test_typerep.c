@@ -14,39 +14,10 @@
 
 static uint64_t seed;
 
-static int scaled(int n)
-{
-  const char *s = getenv("DL_TEST_SCALE");
-  int k = (int)(n * (s ? atof(s) : 1.0));
-  return k > 0 ? k : 1;
-}
-
-typedef struct casefix {
-  rtype rt;
-  dl_count count;
-  mrun *runs;
-  size_t nruns, size;
-  tbuf mem;
-} casefix;
-
-static void case_new(rng *r, casefix *c, const int *basics, int nb)
-{
-  int rc = basics ? rtype_gen_typed(r, (int)rng_range(r, 1, 5), basics, nb, &c->rt)
-                  : rtype_gen(r, (int)rng_range(r, 1, 5), &c->rt, NULL);
-  ck_assert_msg(rc == 0, "seed %llu: building %s failed", (unsigned long long)seed,
-                c->rt.desc);
-  c->count = rng_range(r, 0, 3);
-  ck_assert_int_eq(model_bytemap(c->rt.m, c->count, &c->runs, &c->nruns), 0);
-  c->size = runs_bytes(c->runs, c->nruns);
-  tbuf_for(c->runs, c->nruns, &c->mem, rng_next(r));
-}
-
-static void case_free(casefix *c)
-{
-  rtype_free(&c->rt);
-  free(c->runs);
-  tbuf_free(&c->mem);
-}
+/* a random case (buffers.h), its failure reported with the seed */
+#define case_new(r, c, basics, nb)                                                    \
+  ck_assert_msg(tcase_new(r, c, 5, basics, nb) == 0, "seed %llu: building %s failed", \
+                (unsigned long long)seed, (c)->rt.desc)
 
 #define CASE_FMT "seed %llu, count %lld, type %s"
 #define CASE_ARGS(c) (unsigned long long)seed, (long long)(c)->count, (c)->rt.desc
@@ -54,8 +25,8 @@ static void case_free(casefix *c)
 START_TEST(fields)
 {
   rng r = {seed ^ 1};
-  for (int it = 0; it < scaled(2000); it++) {
-    casefix c;
+  for (int it = 0; it < test_scaled(2000); it++) {
+    tcase c;
     case_new(&r, &c, NULL, 0);
     dli_tr_fields f;
     ck_assert_int_eq(dli_tr_fields_of(c.rt.t, &f), DL_OK);
@@ -73,7 +44,7 @@ START_TEST(fields)
                   CASE_ARGS(&c));
     free(one);
     free(two);
-    case_free(&c);
+    tcase_free(&c);
   }
 }
 END_TEST
@@ -83,8 +54,8 @@ END_TEST
 START_TEST(chunks)
 {
   rng r = {seed ^ 2};
-  for (int it = 0; it < scaled(2000); it++) {
-    casefix c;
+  for (int it = 0; it < test_scaled(2000); it++) {
+    tcase c;
     case_new(&r, &c, NULL, 0);
     char *want = malloc(c.size + 4), *got = malloc(c.size + 1);
     model_pack(c.runs, c.nruns, c.mem.origin, want);
@@ -122,7 +93,7 @@ START_TEST(chunks)
     ck_assert_msg(memcmp(want, got, c.size) == 0, "unpack " CASE_FMT, CASE_ARGS(&c));
     free(want);
     free(got);
-    case_free(&c);
+    tcase_free(&c);
   }
   dli_tr_release();
   dli_tr_release();     /* nothing kept: nothing to do */
@@ -138,15 +109,15 @@ static intptr_t rel(const struct iovec *v, const char *o)
 START_TEST(iov)
 {
   rng r = {seed ^ 3};
-  for (int it = 0; it < scaled(2000); it++) {
-    casefix c;
+  for (int it = 0; it < test_scaled(2000); it++) {
+    tcase c;
     case_new(&r, &c, NULL, 0);
     struct iovec all[4096];
     size_t n, bytes;
     ck_assert_int_eq(dli_tr_iov_len(c.count, c.rt.t, SIZE_MAX, &n), DL_OK);
     ck_assert_msg(n == c.nruns, "len " CASE_FMT, CASE_ARGS(&c));
     if (n > 4096) {
-      case_free(&c);
+      tcase_free(&c);
       continue;
     }
     /* the whole list; NULL buffers (MPI_BOTTOM) give the offsets */
@@ -201,7 +172,7 @@ START_TEST(iov)
     for (size_t i = 0; i < n && at < first; i++, expect++)
       at += all[i].iov_len;
     ck_assert_uint_eq(len, expect);
-    case_free(&c);
+    tcase_free(&c);
   }
 }
 END_TEST
@@ -258,11 +229,11 @@ START_TEST(apply_sum)
   rng r = {seed ^ 4};
   const int dbl[] = {DL_DOUBLE};
   long direct = 0, calls = 0;
-  for (int it = 0; it < scaled(1500); it++) {
-    casefix c;
+  for (int it = 0; it < test_scaled(1500); it++) {
+    tcase c;
     case_new(&r, &c, dbl, 1);
     if (overlaps(c.runs, c.nruns)) {
-      case_free(&c);
+      tcase_free(&c);
       continue;
     }
     int k = (int)rng_range(&r, 1, 3);
@@ -295,7 +266,7 @@ START_TEST(apply_sum)
     free(src);
     free(want);
     free(got);
-    case_free(&c);
+    tcase_free(&c);
   }
   /* single doubles went block by block (the operation called per run,
      not once over a staged copy) in some of the cases */

@@ -78,6 +78,20 @@ DLI_HIDDEN int dli_copy_last_route(void);
    (LOCKSTEP or CHUNKED; 0: chosen by run length again), for the benchmark
    that measures the threshold between them */
 DLI_HIDDEN void dli_copy_force_route(int route);
+/* pack of whole types whose root interleaves copies of one element
+   (interleave.c): whether a whole pack of root l, size bytes, goes that
+   way (at most DLI_INTERLEAVE_MAX copies, each written a line per group of
+   the element's blocks; at least dli_interleave_threshold() bytes, or any
+   size when forced), the pack itself (all copies of one element, to out),
+   how many such packs the calling thread has made, and, for tests, forcing
+   the choice on the calling thread (1: whenever the shape allows, -1:
+   never, 0: by size again) */
+#define DLI_INTERLEAVE_MAX 64
+DLI_HIDDEN bool dli_interleaves(const dli_loop *l, size_t size);
+DLI_HIDDEN void dli_interleave_pack(const dli_loop *l, uintptr_t user, char *out);
+DLI_HIDDEN unsigned long dli_interleave_uses(void);
+DLI_HIDDEN void dli_interleave_force(int how);
+DLI_HIDDEN size_t dli_interleave_threshold(void);
 DLI_HIDDEN int dli_process(dl_segment *s, size_t first, size_t *last,
                            const dl_action *a, void *state, dli_bulk_fn bulk);
 

@@ -92,6 +92,11 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
     *moved = n;
     return n < size ? DL_ERR_TRUNCATE : DL_OK;
   }
+  if (pack && count == 1 && n == size && dli_interleaves(l, size)) {
+    dli_interleave_pack(l, user, packed);
+    *moved = size;
+    return DL_OK;
+  }
   if (count == 1 && (l->leaf || l->fuse) && n == size) {
     /* one leaf loop: straight to the kernel, no segment */
     char *cur = packed;

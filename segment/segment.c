@@ -32,6 +32,19 @@ int dli_segment_init(dl_segment *s, int cap, uintptr_t buf, dl_count count,
   return DL_OK;
 }
 
+int dli_segment_init_loop(dl_segment *s, int cap, uintptr_t origin, const dli_loop *l)
+{
+  memset(s, 0, sizeof(*s));
+  s->buf = origin;
+  s->count = 1;
+  s->cap = cap;
+  s->size = (size_t)l->size;
+  s->root = l;
+  if (s->size > 0)
+    dli_segment_seek(s, 0);
+  return DL_OK;
+}
+
 static int create(void *buf, dl_count count, const dl_type *t, dl_segment **out)
 {
   if (!out)

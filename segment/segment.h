@@ -87,6 +87,10 @@ DLI_HIDDEN int dli_segment_frames(const dl_type *t);
    dli_segment_frames(t)) and positions it at stream byte 0 */
 DLI_HIDDEN int dli_segment_init(dl_segment *s, int cap, uintptr_t buf,
                                 dl_count count, const dl_type *t);
+/* the same over one instance of loop l (part of a type) whose origin is
+   `origin`, for actions that walk a subtree; cap >= l->depth + 1 */
+DLI_HIDDEN int dli_segment_init_loop(dl_segment *s, int cap, uintptr_t origin,
+                                     const dli_loop *l);
 /* positions the state at stream byte pos (pos <= size) */
 DLI_HIDDEN void dli_segment_seek(dl_segment *s, size_t pos);
 /* loads the leaf state for leaf loop l (or fused loop f over it) at origin */

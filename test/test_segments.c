@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "segment.h"
+#include "actions.h"
 #include "loopwalk.h"
 #include "buffers.h"
 #include "model.h"
@@ -312,9 +313,12 @@ START_TEST(flash_manual)
   double *got = malloc(80 * 512 * 24 * sizeof(double));
   size_t pos = 0, size = 80 * 512 * 24 * sizeof(double);
   char *interior = (char *)mem + ((4 * 16 + 4) * 16 + 4) * 192;
+  unsigned long before = dli_interleave_uses();
   ck_assert_int_eq(dl_pack(interior, 1, vars, got, size, &pos), DL_OK);
   ck_assert_uint_eq(pos, size);
   ck_assert(memcmp(want, got, size) == 0);
+  /* past the threshold (half a core's L2), the variables go interleaved */
+  ck_assert_int_eq(dli_interleave_uses() - before, size >= dli_interleave_threshold());
   /* and back, through 64 KiB segment chunks */
   memset(mem, 0, cells * 24 * sizeof(double));
   dl_segment *s;
@@ -537,6 +541,72 @@ static const dli_loop *leaf_parent(const dli_loop *l)
     l = l->child;
   return l->leaf || (l->kind != DLI_CONTIG && l->kind != DLI_VECTOR) ? NULL : l;
 }
+
+/* Copies of a random element interleaved a few bytes apart (the root of
+   Flash I/O's type): a whole pack takes the interleaved path wherever the
+   copies lie within what the element spans, and gives the model's bytes;
+   unpacking and packing in chunks, which stay in stream order, agree. */
+START_TEST(interleaved)
+{
+  rng r = {seed ^ 0x11ea};
+  long fired = 0, plain = 0;
+  dli_interleave_force(1);     /* these are small: by size, none would */
+  for (int it = 0; it < test_scaled(600); it++) {
+    rtype el;
+    ck_assert_int_eq(rtype_gen(&r, (int)rng_range(&r, 1, 4), &el, NULL), 0);
+    dl_count n = rng_range(&r, 2, DLI_INTERLEAVE_MAX + 2);
+    dl_aint step = rng_range(&r, 1, 48);
+    recipe *kids[1] = {el.rc};
+    recipe top = {.kind = RT_HVECTOR, .n = n, .bl = 1, .stride = step, .kids = kids,
+                  .nkids = 1};
+    dl_type *t;
+    ck_assert_int_eq(recipe_build(&top, &t), DL_OK);
+    ck_assert_int_eq(dl_type_commit(t), DL_OK);
+    model *m = recipe_model_level(&top, (model *const *)&el.m);
+    if (!m) {                /* past the model's run limit */
+      dl_type_free(&t);
+      rtype_free(&el);
+      continue;
+    }
+    mrun *runs;
+    size_t nruns;
+    ck_assert_int_eq(model_bytemap(m, 1, &runs, &nruns), 0);
+    size_t size = runs_bytes(runs, nruns);
+    tbuf mem;
+    tbuf_for(runs, nruns, &mem, rng_next(&r));
+    char *want = malloc(size + 1), *got = malloc(size + 1), *chunked = malloc(size + 1);
+    model_pack(runs, nruns, mem.origin, want);
+    unsigned long before = dli_interleave_uses();
+    size_t pos = 0;
+    ck_assert_int_eq(dl_pack(mem.origin, 1, t, got, size, &pos), DL_OK);
+    ck_assert_uint_eq(pos, size);
+    bool fires = dli_interleave_uses() > before;
+    ck_assert_int_eq(fires, size > 0 && dli_interleaves(t->loop, size));
+    fires ? fired++ : plain++;
+    ck_assert_msg(memcmp(want, got, size) == 0, "seed %llu: n %lld step %lld of %s (%s)",
+                  (unsigned long long)seed, (long long)n, (long long)step, el.desc,
+                  fires ? "interleaved" : "plain");
+    dl_segment *sg;
+    ck_assert_int_eq(dl_segment_create(mem.origin, 1, t, &sg), DL_OK);
+    for (size_t at = 0; at < size; at += 4096) {
+      size_t last = at + 4096;
+      ck_assert_int_eq(dl_segment_pack(sg, at, &last, chunked + at), DL_OK);
+    }
+    dl_segment_free(&sg);
+    ck_assert(memcmp(want, chunked, size) == 0);
+    free(want);
+    free(got);
+    free(chunked);
+    free(runs);
+    tbuf_free(&mem);
+    model_free(m);
+    dl_type_free(&t);
+    rtype_free(&el);
+  }
+  dli_interleave_force(0);
+  ck_assert_msg(fired > 0 && plain > 0, "interleaved %ld, plain %ld", fired, plain);
+}
+END_TEST
 
 START_TEST(transposes)
 {
@@ -1237,6 +1307,7 @@ int main(void)
   tcase_add_test(tc, count_time);
   tcase_add_test(tc, copy_classes);
   tcase_add_test(tc, transposes);
+  tcase_add_test(tc, interleaved);
   tcase_add_test(tc, compiled_code_in_the_walker);
   tcase_add_test(tc, oneshot);
   tcase_add_test(tc, null_buffers);

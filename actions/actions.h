@@ -78,17 +78,19 @@ DLI_HIDDEN int dli_copy_last_route(void);
    (LOCKSTEP or CHUNKED; 0: chosen by run length again), for the benchmark
    that measures the threshold between them */
 DLI_HIDDEN void dli_copy_force_route(int route);
-/* pack of whole types whose root interleaves copies of one element
-   (interleave.c): whether a whole pack of root l, size bytes, goes that
-   way (at most DLI_INTERLEAVE_MAX copies, each written a line per group of
-   the element's blocks; at least dli_interleave_threshold() bytes, or any
-   size when forced), the pack itself (all copies of one element, to out),
-   how many such packs the calling thread has made, and, for tests, forcing
-   the choice on the calling thread (1: whenever the shape allows, -1:
-   never, 0: by size again) */
+/* pack and unpack of whole types whose root interleaves copies of one
+   element (interleave.c): whether a whole pack (or unpack) of root l,
+   size bytes, goes that way (at most DLI_INTERLEAVE_MAX copies, each moved
+   a line of stream per group of the element's blocks; unpacking only where
+   no two blocks can overlap; at least dli_interleave_threshold() bytes, or
+   any size when forced), the move itself (all copies of one element, to
+   or from stream), how many such moves the calling thread has made, and,
+   for tests, forcing the choice on the calling thread (1: whenever the
+   shape allows, -1: never, 0: by size again) */
 #define DLI_INTERLEAVE_MAX 64
-DLI_HIDDEN bool dli_interleaves(const dli_loop *l, size_t size);
-DLI_HIDDEN void dli_interleave_pack(const dli_loop *l, uintptr_t user, char *out);
+DLI_HIDDEN bool dli_interleaves(const dli_loop *l, size_t size, bool pack);
+DLI_HIDDEN void dli_interleave_run(const dli_loop *l, uintptr_t user, char *stream,
+                                   bool pack);
 DLI_HIDDEN unsigned long dli_interleave_uses(void);
 DLI_HIDDEN void dli_interleave_force(int how);
 DLI_HIDDEN size_t dli_interleave_threshold(void);

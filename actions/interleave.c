@@ -1,11 +1,12 @@
-/* Packing a type whose root repeats one element n times a few bytes apart,
- * the copies interleaved with each other's data (Flash I/O's variables of
- * a cell, stored together and packed one variable after another). The
- * stream order reads every cache line of the element once per copy; here
- * the element is walked once, and each group of its blocks that fills an
- * output cache line is copied to all n copies' places in the stream before
- * the next. Only the order of the stores changes, and a pack's stores
- * never overlap, so the bytes are the stream's. */
+/* Packing and unpacking a type whose root repeats one element n times a
+ * few bytes apart, the copies interleaved with each other's data (Flash
+ * I/O's variables of a cell, stored together and packed one variable after
+ * another). The stream order touches every cache line of the element once
+ * per copy; here the element is walked once, and each group of its blocks
+ * that fills a cache line of the stream is copied for all n copies before
+ * the next. Only the order of the stores changes: a pack never stores a
+ * stream byte twice, and an unpack goes this way only where no two blocks
+ * of memory can overlap. */
 #include <string.h>
 #include "actions.h"
 
@@ -17,7 +18,7 @@
 #define STACK_FRAMES 32
 
 typedef struct ilv {
-  char *out;          /* copy 0's stream; copy q's is q * size further */
+  char *stream;       /* copy 0's stream; copy q's is q * size further */
   size_t size;        /* packed bytes of one element */
   dl_count n;         /* copies */
   dl_aint step;       /* bytes between copies in memory */
@@ -36,38 +37,49 @@ void dli_interleave_force(int how)
   forced = how;
 }
 
-/* blocks of the group: packed offset in the element's stream, address of
-   copy 0, bytes */
+/* blocks of the group: offset in the element's stream, address of copy
+   0, bytes */
 typedef struct group {
   size_t at[LINE];
-  const char *src[LINE];
+  char *mem[LINE];
   size_t len[LINE];
   int k;
 } group;
 
-/* each copy's blocks of the group, copy by copy; blocks of one size
+#define INLINE static inline __attribute__((always_inline))
+enum { PACK, UNPACK };
+
+INLINE void move(char *s, char *m, size_t n, int dir)
+{
+  if (dir == PACK)
+    memcpy(s, m, n);
+  else
+    memcpy(m, s, n);
+}
+
+/* each copy's blocks of the group, copy by copy; blocks of one common size
    (all of a group, for vector and blockindexed leaves) as constant-size
    moves */
-static void flush(const ilv *v, group *g, size_t same)
+INLINE void flush(const ilv *v, group *g, size_t same, int dir)
 {
   for (dl_count q = 0; q < v->n; q++) {
-    char *o = v->out + (size_t)q * v->size;
+    char *s = v->stream + (size_t)q * v->size;
     const dl_aint d = q * v->step;
     if (same == 8)
       for (int b = 0; b < g->k; b++)
-        memcpy(o + g->at[b], dli_at(g->src[b], d), 8);
+        move(s + g->at[b], dli_at(g->mem[b], d), 8, dir);
     else if (same == 4)
       for (int b = 0; b < g->k; b++)
-        memcpy(o + g->at[b], dli_at(g->src[b], d), 4);
+        move(s + g->at[b], dli_at(g->mem[b], d), 4, dir);
     else
       for (int b = 0; b < g->k; b++)
-        memcpy(o + g->at[b], dli_at(g->src[b], d), g->len[b]);
+        move(s + g->at[b], dli_at(g->mem[b], d), g->len[b], dir);
   }
   g->k = 0;
 }
 
-/* the piece's blocks in stream order, grouped a line of output at a time */
-static size_t piece(void *st, const dl_piece *p, int kind)
+/* the piece's blocks in stream order, grouped a line of stream at a time */
+INLINE size_t piece(void *st, const dl_piece *p, int kind, int dir)
 {
   const ilv *v = st;
   group g;
@@ -75,37 +87,44 @@ static size_t piece(void *st, const dl_piece *p, int kind)
   size_t at = p->pos, fill = 0;
   size_t same = kind == DLI_INDEXED ? 0 : p->blk;
   for (dl_count r = 0; r < p->reps; r++) {
-    const char *m = dli_at(p->base, r * p->rep_stride);
+    char *m = dli_at(p->base, r * p->rep_stride);
     for (dl_count i = 0; i < p->count; i++) {
       size_t len = kind == DLI_INDEXED ? (size_t)(p->pre[i + 1] - p->pre[i]) : p->blk;
-      g.src[g.k] = kind == DLI_VECTOR ? dli_at(m, i * p->stride) : dli_at(m, p->offs[i]);
+      g.mem[g.k] = kind == DLI_VECTOR ? dli_at(m, i * p->stride) : dli_at(m, p->offs[i]);
       g.at[g.k] = at;
       g.len[g.k++] = len;
       at += len;
       fill += len;
       if (fill >= LINE || g.k == LINE) {
-        flush(v, &g, same);
+        flush(v, &g, same, dir);
         fill = 0;
       }
     }
   }
   if (g.k)
-    flush(v, &g, same);
+    flush(v, &g, same, dir);
   return at - p->pos;
 }
 
-static size_t on_contig(void *st, const dl_piece *p)
+INLINE size_t one_block(void *st, const dl_piece *p, int dir)
 {
   return piece(st, &(dl_piece){.base = p->base, .reps = 1, .count = 1, .blk = p->blk,
-                               .pos = p->pos}, DLI_VECTOR);
+                               .pos = p->pos}, DLI_VECTOR, dir);
 }
-static size_t on_vector(void *st, const dl_piece *p) { return piece(st, p, DLI_VECTOR); }
-static size_t on_bidx(void *st, const dl_piece *p) { return piece(st, p, DLI_BLOCKINDEXED); }
-static size_t on_indexed(void *st, const dl_piece *p) { return piece(st, p, DLI_INDEXED); }
 
-static const dl_action interleave_action = {on_contig, on_vector, on_bidx, on_indexed};
+static size_t pk_contig(void *st, const dl_piece *p) { return one_block(st, p, PACK); }
+static size_t pk_vector(void *st, const dl_piece *p) { return piece(st, p, DLI_VECTOR, PACK); }
+static size_t pk_bidx(void *st, const dl_piece *p) { return piece(st, p, DLI_BLOCKINDEXED, PACK); }
+static size_t pk_indexed(void *st, const dl_piece *p) { return piece(st, p, DLI_INDEXED, PACK); }
+static size_t up_contig(void *st, const dl_piece *p) { return one_block(st, p, UNPACK); }
+static size_t up_vector(void *st, const dl_piece *p) { return piece(st, p, DLI_VECTOR, UNPACK); }
+static size_t up_bidx(void *st, const dl_piece *p) { return piece(st, p, DLI_BLOCKINDEXED, UNPACK); }
+static size_t up_indexed(void *st, const dl_piece *p) { return piece(st, p, DLI_INDEXED, UNPACK); }
 
-bool dli_interleaves(const dli_loop *l, size_t size)
+static const dl_action actions[2] = {{pk_contig, pk_vector, pk_bidx, pk_indexed},
+                                     {up_contig, up_vector, up_bidx, up_indexed}};
+
+bool dli_interleaves(const dli_loop *l, size_t size, bool pack)
 {
   /* copies of one element (a leaf child is the fused transpose's case),
      a step apart that is small against what the element spans */
@@ -113,20 +132,25 @@ bool dli_interleaves(const dli_loop *l, size_t size)
       l->count > DLI_INTERLEAVE_MAX || l->stride <= 0 || l->el_size <= 0)
     return false;
   const dli_loop *c = l->child;
-  dl_aint span;
+  dl_aint span, ls;
+  dl_count blk;
   if (__builtin_mul_overflow(l->count, l->stride, &span) || span > c->tub - c->tlb ||
       c->depth + 1 > STACK_FRAMES || forced < 0)
+    return false;
+  /* unpacking: the copies of one block, (n - 1) * step + blk bytes, clear
+     of every other block */
+  if (!pack && !dli_regular_disjoint(c, (l->count - 1) * l->stride, &ls, &blk))
     return false;
   return forced > 0 || size >= dli_interleave_threshold();
 }
 
-void dli_interleave_pack(const dli_loop *l, uintptr_t user, char *out)
+void dli_interleave_run(const dli_loop *l, uintptr_t user, char *stream, bool pack)
 {
   const dli_loop *c = l->child;
   dl_segment *s = __builtin_alloca(dli_segment_bytes(STACK_FRAMES));
-  ilv v = {out, (size_t)c->size, l->count, l->stride};
+  ilv v = {stream, (size_t)c->size, l->count, l->stride};
   dli_segment_init_loop(s, STACK_FRAMES, user + (uintptr_t)l->offset, c);
   size_t last = v.size;
-  dli_segment_run(s, 0, &last, &interleave_action, &v, NULL);
+  dli_segment_run(s, 0, &last, &actions[pack ? PACK : UNPACK], &v, NULL);
   uses++;
 }

@@ -92,8 +92,10 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
     *moved = n;
     return n < size ? DL_ERR_TRUNCATE : DL_OK;
   }
-  if (pack && count == 1 && n == size && dli_interleaves(l, size)) {
-    dli_interleave_pack(l, user, packed);
+  /* compiled code unpacks such types reordered, faster still (Flash: 8.5-9.2
+     GB/s against 6.8-7.4); it packs them in stream order, slower */
+  if (count == 1 && n == size && (pack || !bulk) && dli_interleaves(l, size, pack)) {
+    dli_interleave_run(l, user, packed, pack);
     *moved = size;
     return DL_OK;
   }

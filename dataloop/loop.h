@@ -190,6 +190,15 @@ DLI_HIDDEN int dli_bounds_struct(dl_count n, const dli_bounds *blocks,
 /* span of j * step for j in [0, n), n >= 1 */
 DLI_HIDDEN int dli_span(dl_count n, dl_aint step, dl_aint *lo, dl_aint *hi);
 
+/* ---- disjointness (disjoint.c) ---- */
+/* l is regular all the way down (contiguous and vector levels over a
+   vector leaf) and its leaf blocks never overlap even with `widen` bytes
+   added to the end of each (the room a reordered unpack's copies of one
+   block take); *leaf_stride and *blk are the leaf's |stride| and block
+   bytes */
+DLI_HIDDEN bool dli_regular_disjoint(const dli_loop *l, dl_aint widen,
+                                     dl_aint *leaf_stride, dl_count *blk);
+
 /* ---- what a segment wraps around count copies of a type ---- */
 typedef struct dli_build dli_build;
 /* an element to replicate: a loop plus the extent of its type */

@@ -581,7 +581,7 @@ START_TEST(interleaved)
     ck_assert_int_eq(dl_pack(mem.origin, 1, t, got, size, &pos), DL_OK);
     ck_assert_uint_eq(pos, size);
     bool fires = dli_interleave_uses() > before;
-    ck_assert_int_eq(fires, size > 0 && dli_interleaves(t->loop, size));
+    ck_assert_int_eq(fires, size > 0 && dli_interleaves(t->loop, size, true));
     fires ? fired++ : plain++;
     ck_assert_msg(memcmp(want, got, size) == 0, "seed %llu: n %lld step %lld of %s (%s)",
                   (unsigned long long)seed, (long long)n, (long long)step, el.desc,
@@ -605,6 +605,84 @@ START_TEST(interleaved)
   }
   dli_interleave_force(0);
   ck_assert_msg(fired > 0 && plain > 0, "interleaved %ld, plain %ld", fired, plain);
+}
+END_TEST
+
+/* Flash-like nests (regular, disjoint) of n copies interleaved a step
+   apart: both a whole pack and a whole unpack take the interleaved walk,
+   and give the model's bytes; where the copies' step lets the copies of
+   one block reach the next block, unpacking keeps stream order. */
+START_TEST(interleaved_unpack)
+{
+  rng r = {seed ^ 0x11eb};
+  long both = 0, pack_only = 0, by_code = 0;
+  dli_interleave_force(1);
+  for (int it = 0; it < test_scaled(400); it++) {
+    dl_count e = rng_range(&r, 0, 1) ? 8 : 4, n = rng_range(&r, 2, 32);
+    dl_aint step = e * rng_range(&r, 1, 2);
+    bool apart = rng_range(&r, 0, 3) > 0;       /* else copies reach the next block */
+    dl_aint s0 = apart ? (n - 1) * step + e + e * rng_range(&r, 0, 8) : step * (n - 1);
+    dl_count c0 = rng_range(&r, 2, 9), c1 = rng_range(&r, 1, 5);
+    dl_aint s1 = c0 * s0 + s0 * rng_range(&r, 0, 3);
+    dl_type *x, *y, *t;
+    ck_assert_int_eq(dl_type_hvector(c0, 1, s0, e == 8 ? DOUBLE : FLOAT, &x), DL_OK);
+    ck_assert_int_eq(dl_type_hvector(c1, 1, s1, x, &y), DL_OK);
+    ck_assert_int_eq(dl_type_hvector(n, 1, step, y, &t), DL_OK);
+    ck_assert_int_eq(dl_type_commit(t), DL_OK);
+    model *mb = model_builtin(e, (int)e), *mx = model_hvector(c0, 1, s0, mb),
+          *my = model_hvector(c1, 1, s1, mx), *m = model_hvector(n, 1, step, my);
+    mrun *runs;
+    size_t nruns;
+    ck_assert_int_eq(model_bytemap(m, 1, &runs, &nruns), 0);
+    size_t size = runs_bytes(runs, nruns);
+    tbuf mem;
+    tbuf_for(runs, nruns, &mem, rng_next(&r));
+    char *want = malloc(size), *got = malloc(size), *ref = malloc(mem.len);
+    model_pack(runs, nruns, mem.origin, want);
+    unsigned long u0 = dli_interleave_uses();
+    size_t pos = 0;
+    ck_assert_int_eq(dl_pack(mem.origin, 1, t, got, size, &pos), DL_OK);
+    bool packed = dli_interleave_uses() == u0 + 1;
+    ck_assert_int_eq(packed, dli_interleaves(t->loop, size, true));
+    /* (a child that folded into one leaf is the transpose kernel's) */
+    ck_assert(!apart || packed || t->loop->child->leaf);
+    ck_assert(memcmp(want, got, size) == 0);
+    /* unpack a fresh stream over the same memory: the model's result */
+    for (size_t i = 0; i < size; i++)
+      got[i] = (char)rng_next(&r);
+    memcpy(ref, mem.mem, mem.len);
+    model_unpack(runs, nruns, ref + (mem.origin - mem.mem), got);
+    pos = 0;
+    ck_assert_int_eq(dl_unpack(got, size, &pos, mem.origin, 1, t), DL_OK);
+    /* compiled code, where the type has it (DL_JIT forced), unpacks first */
+    bool compiled = dli_bulk_for(t, DLI_JIT_UNPACK) != NULL;
+    bool fired = dli_interleave_uses() == u0 + packed + 1;
+    ck_assert_int_eq(fired, dli_interleaves(t->loop, size, false) && !compiled);
+    ck_assert(fired == apart || !packed || compiled);
+    if (packed)
+      compiled ? by_code++ : fired ? both++ : pack_only++;
+    ck_assert_msg(memcmp(ref, mem.mem, mem.len) == 0, "seed %llu: unpack of %lld x %lld "
+                  "copies %lld apart over %lld x %lld B at %lld, %lld at %lld (%s)",
+                  (unsigned long long)seed, (long long)n, (long long)e, (long long)step,
+                  (long long)c1, (long long)c0, (long long)s0, (long long)c1,
+                  (long long)s1, fired ? "interleaved" : "stream order");
+    free(want);
+    free(got);
+    free(ref);
+    free(runs);
+    tbuf_free(&mem);
+    model_free(m);
+    model_free(my);
+    model_free(mx);
+    model_free(mb);
+    dl_type_free(&t);
+    dl_type_free(&y);
+    dl_type_free(&x);
+  }
+  dli_interleave_force(0);
+  ck_assert_msg((both > 0 && pack_only > 0) || by_code > 0,
+                "both %ld, pack only %ld, unpacked by compiled code %ld", both, pack_only,
+                by_code);
 }
 END_TEST
 
@@ -1308,6 +1386,7 @@ int main(void)
   tcase_add_test(tc, copy_classes);
   tcase_add_test(tc, transposes);
   tcase_add_test(tc, interleaved);
+  tcase_add_test(tc, interleaved_unpack);
   tcase_add_test(tc, compiled_code_in_the_walker);
   tcase_add_test(tc, oneshot);
   tcase_add_test(tc, null_buffers);

@@ -447,44 +447,6 @@ static void copy_block(cg *g, LLVMValueRef mem, LLVMValueRef packed, dl_count n)
   loop(g, g->ro_e0, g->ro_e1, packed, ro_body, &c);
 }
 
-/* the span of memory a loop instance touches */
-static dl_aint span(const dli_loop *l)
-{
-  return l->tub - l->tlb;
-}
-
-/* regular all the way down, and its leaf blocks never overlap even with
-   `widen` bytes added to the end of each (the room a reordered unpack's
-   copies of one block take) */
-static bool regular_disjoint(const dli_loop *l, dl_aint widen, dl_aint *leaf_stride,
-                             dl_count *blk)
-{
-  for (;;) {
-    if (l->leaf) {
-      if (l->kind == DLI_VECTOR) {
-        *leaf_stride = l->stride < 0 ? -l->stride : l->stride;
-        *blk = l->blocklen;
-        return l->count < 2 || *leaf_stride >= l->blocklen + widen;
-      }
-      return false;
-    }
-    if (l->kind != DLI_CONTIG && l->kind != DLI_VECTOR)
-      return false;
-    dl_aint ext = l->el_extent < 0 ? -l->el_extent : l->el_extent;
-    dl_aint child = span(l->child) + widen;
-    if (l->kind == DLI_CONTIG) {
-      if (l->count > 1 && ext < child)
-        return false;
-    } else if (l->kind == DLI_VECTOR) {
-      dl_aint st = l->stride < 0 ? -l->stride : l->stride;
-      if ((l->blocklen > 1 && ext < child) ||
-          (l->count > 1 && st < (l->blocklen - 1) * ext + child))
-        return false;
-    }
-    l = l->child;
-  }
-}
-
 /* Reordered packing writes one stream per element of the reordered loop;
    Flash's 24 ran at 1.9 GB/s against 8.1 for the packed order's compiled
    code (the 2-vCPU EPYC VM; the first VM's reordered Flash pack never paid
@@ -502,7 +464,7 @@ bool dli_cg_reorders(const dli_loop *l, int dir)
     m = -m;
   dl_aint ls = 0;
   dl_count blk = 0;
-  bool disjoint = regular_disjoint(l->child, 0, &ls, &blk);
+  bool disjoint = dli_regular_disjoint(l->child, 0, &ls, &blk);
   /* worth it: small steps outside, large jumps inside */
   if (m > 64 || ls < 64 || blk > 16 || l->count > 64 || ls == 0)
     return false;
@@ -511,7 +473,7 @@ bool dli_cg_reorders(const dli_loop *l, int dir)
   /* unpack: the copies of one leaf block for every element, (count - 1) *
      m + blk bytes, clear of every other block's, so the order of the
      writes cannot matter */
-  return disjoint && regular_disjoint(l->child, (l->count - 1) * m, &ls, &blk);
+  return disjoint && dli_regular_disjoint(l->child, (l->count - 1) * m, &ls, &blk);
 }
 
 /* ---- the function ---- */

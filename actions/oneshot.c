@@ -71,11 +71,12 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
 {
   dli_jit_note_use(t, pack ? DLI_JIT_PACK : DLI_JIT_UNPACK);
   dli_bulk_fn bulk = dli_bulk_for(t, pack ? DLI_JIT_PACK : DLI_JIT_UNPACK);
-  size_t size = 0;
   *moved = 0;                      /* on every path: callers add it */
-  int rc = dl_pack_size(count, t, &size);
-  if (rc)
-    return rc;
+  dl_count bytes;                  /* (the arguments are checked: the size alone) */
+  if (__builtin_mul_overflow(count, t->b.size, &bytes) || (uint64_t)bytes > SIZE_MAX)
+    return DL_ERR_OVERFLOW;
+  size_t size = (size_t)bytes;
+  int rc;
   size_t n = size < avail ? size : avail;
   if (n == 0)
     return size > 0 ? DL_ERR_TRUNCATE : DL_OK;
@@ -94,7 +95,8 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
   }
   /* compiled code unpacks such types reordered, faster still (Flash: 8.5-9.2
      GB/s against 6.8-7.4); it packs them in stream order, slower */
-  if (count == 1 && n == size && (pack || !bulk) && dli_interleaves(l, size, pack)) {
+  if (count == 1 && n == size && !l->leaf && (pack || !bulk) &&
+      dli_interleaves(l, size, pack)) {
     dli_interleave_run(l, user, packed, pack);
     *moved = size;
     return DL_OK;

@@ -218,7 +218,10 @@ DLI_HIDDEN const dli_sig *dli_sig_copies(dli_sig *into, const dli_sig *s,
                                          dl_count n);
 
 /* whether l's data is one dense run in order */
-DLI_HIDDEN bool dli_is_dense(const dli_loop *l);
+static inline bool dli_is_dense(const dli_loop *l)
+{
+  return l->leaf && l->kind == DLI_CONTIG;
+}
 
 /* ---- errors (error.c) ---- */
 /* sets this thread's dl_last_error_detail() and returns code */
@@ -238,8 +241,17 @@ DLI_HIDDEN int dli_check_bottom(const void *buf, dl_count count,
                                 const dl_type *t, const char *call);
 
 /* ---- types (type.c) ---- */
-DLI_HIDDEN bool dli_type_valid(const dl_type *t);
-DLI_HIDDEN bool dli_type_committed(const dl_type *t);
+/* (inline: every processing call asks both, and a call each costs as much
+   as moving a small block) */
+static inline bool dli_type_valid(const dl_type *t)
+{
+  return t != NULL && t->magic == DLI_TYPE_MAGIC;
+}
+static inline bool dli_type_committed(const dl_type *t)
+{
+  return t->builtin ||
+         atomic_load_explicit(&((dl_type *)t)->committed, memory_order_acquire);
+}
 /* the most bytes one type's loop tree may take: DL_MAX_TYPE_BYTES from the
    environment, read once, or 1 GiB */
 DLI_HIDDEN size_t dli_max_type_bytes(void);

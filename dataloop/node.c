@@ -2,11 +2,6 @@
 #include <string.h>
 #include "build.h"
 
-bool dli_is_dense(const dli_loop *l)
-{
-  return l->leaf && l->kind == DLI_CONTIG;
-}
-
 dli_elem dli_type_elem(const dl_type *t)
 {
   return (dli_elem){.loop = t->loop, .size = t->b.size,

@@ -237,16 +237,6 @@ int dli_type_new_copies(const dli_loop *root, const dli_bounds *bounds,
   return dli_type_new(root, bounds, sig, out);
 }
 
-bool dli_type_valid(const dl_type *t)
-{
-  return t != NULL && t->magic == DLI_TYPE_MAGIC;
-}
-
-bool dli_type_committed(const dl_type *t)
-{
-  return t->builtin ||
-         atomic_load_explicit(&((dl_type *)t)->committed, memory_order_acquire);
-}
 
 void dli_type_ref(const dl_type *t)
 {

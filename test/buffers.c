@@ -69,11 +69,17 @@ int tcase_new(rng *r, tcase *c, int max_depth, const int *basics, int nb)
                   : rtype_gen(r, depth, &c->rt, NULL);
   if (rc)
     return -1;
-  c->count = rng_range(r, 0, 3);
-  if (model_bytemap(c->rt.m, c->count, &c->runs, &c->nruns))
+  dl_count count = rng_range(r, 0, 3);
+  return tcase_layout(c, c->rt.m, count, rng_next(r));
+}
+
+int tcase_layout(tcase *c, const model *m, dl_count count, uint64_t fill)
+{
+  c->count = count;
+  if (model_bytemap(m, count, &c->runs, &c->nruns))
     return -1;
   c->size = runs_bytes(c->runs, c->nruns);
-  tbuf_for(c->runs, c->nruns, &c->mem, rng_next(r));
+  tbuf_for(c->runs, c->nruns, &c->mem, fill);
   return 0;
 }
 

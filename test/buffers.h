@@ -39,6 +39,9 @@ typedef struct tcase {
   tbuf mem;
 } tcase;
 int tcase_new(rng *r, tcase *c, int max_depth, const int *basics, int nb);
+/* the layout part alone: count copies of model m mapped, and a buffer
+   over them filled from `fill` (c->rt left as it is); 0 or -1 */
+int tcase_layout(tcase *c, const model *m, dl_count count, uint64_t fill);
 void tcase_free(tcase *c);
 
 #endif

@@ -568,17 +568,15 @@ START_TEST(interleaved)
       rtype_free(&el);
       continue;
     }
-    mrun *runs;
-    size_t nruns;
-    ck_assert_int_eq(model_bytemap(m, 1, &runs, &nruns), 0);
-    size_t size = runs_bytes(runs, nruns);
-    tbuf mem;
-    tbuf_for(runs, nruns, &mem, rng_next(&r));
+    tcase c = {0};
+    ck_assert_int_eq(tcase_layout(&c, m, 1, rng_next(&r)), 0);
+    size_t size = c.size;
+    char *origin = c.mem.origin;
     char *want = malloc(size + 1), *got = malloc(size + 1), *chunked = malloc(size + 1);
-    model_pack(runs, nruns, mem.origin, want);
+    model_pack(c.runs, c.nruns, origin, want);
     unsigned long before = dli_interleave_uses();
     size_t pos = 0;
-    ck_assert_int_eq(dl_pack(mem.origin, 1, t, got, size, &pos), DL_OK);
+    ck_assert_int_eq(dl_pack(origin, 1, t, got, size, &pos), DL_OK);
     ck_assert_uint_eq(pos, size);
     bool fires = dli_interleave_uses() > before;
     ck_assert_int_eq(fires, size > 0 && dli_interleaves(t->loop, size, true));
@@ -587,7 +585,7 @@ START_TEST(interleaved)
                   (unsigned long long)seed, (long long)n, (long long)step, el.desc,
                   fires ? "interleaved" : "plain");
     dl_segment *sg;
-    ck_assert_int_eq(dl_segment_create(mem.origin, 1, t, &sg), DL_OK);
+    ck_assert_int_eq(dl_segment_create(origin, 1, t, &sg), DL_OK);
     for (size_t at = 0; at < size; at += 4096) {
       size_t last = at + 4096;
       ck_assert_int_eq(dl_segment_pack(sg, at, &last, chunked + at), DL_OK);
@@ -597,8 +595,7 @@ START_TEST(interleaved)
     free(want);
     free(got);
     free(chunked);
-    free(runs);
-    tbuf_free(&mem);
+    tcase_free(&c);
     model_free(m);
     dl_type_free(&t);
     rtype_free(&el);
@@ -631,14 +628,12 @@ START_TEST(interleaved_unpack)
     ck_assert_int_eq(dl_type_commit(t), DL_OK);
     model *mb = model_builtin(e, (int)e), *mx = model_hvector(c0, 1, s0, mb),
           *my = model_hvector(c1, 1, s1, mx), *m = model_hvector(n, 1, step, my);
-    mrun *runs;
-    size_t nruns;
-    ck_assert_int_eq(model_bytemap(m, 1, &runs, &nruns), 0);
-    size_t size = runs_bytes(runs, nruns);
-    tbuf mem;
-    tbuf_for(runs, nruns, &mem, rng_next(&r));
+    tcase c = {0};
+    ck_assert_int_eq(tcase_layout(&c, m, 1, rng_next(&r)), 0);
+    size_t size = c.size;
+    tbuf mem = c.mem;
     char *want = malloc(size), *got = malloc(size), *ref = malloc(mem.len);
-    model_pack(runs, nruns, mem.origin, want);
+    model_pack(c.runs, c.nruns, mem.origin, want);
     unsigned long u0 = dli_interleave_uses();
     size_t pos = 0;
     ck_assert_int_eq(dl_pack(mem.origin, 1, t, got, size, &pos), DL_OK);
@@ -651,7 +646,7 @@ START_TEST(interleaved_unpack)
     for (size_t i = 0; i < size; i++)
       got[i] = (char)rng_next(&r);
     memcpy(ref, mem.mem, mem.len);
-    model_unpack(runs, nruns, ref + (mem.origin - mem.mem), got);
+    model_unpack(c.runs, c.nruns, ref + (mem.origin - mem.mem), got);
     pos = 0;
     ck_assert_int_eq(dl_unpack(got, size, &pos, mem.origin, 1, t), DL_OK);
     /* compiled code, where the type has it (DL_JIT forced), unpacks first */
@@ -669,8 +664,7 @@ START_TEST(interleaved_unpack)
     free(want);
     free(got);
     free(ref);
-    free(runs);
-    tbuf_free(&mem);
+    tcase_free(&c);
     model_free(m);
     model_free(my);
     model_free(mx);

@@ -81,6 +81,10 @@ double bench_median(double *r, int n);
    the median over rounds of a's time over b's in the same round (drift
    between rounds moves both alike) */
 double bench_paired(const double *us, int batches, int a, int b);
+/* order[0..n): a permutation of 0..n-1 for round `round`, the same on
+   every rank; rounds run their variants in these orders, so no variant
+   always follows the same other one */
+void bench_order(int round, int n, int *order);
 /* whether a test's name holds filter (any case); a NULL filter matches */
 bool bench_matches(const char *name, const char *filter);
 /* MPI_Init for a program of exactly two ranks: this rank (*rank) and the

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,22 @@ double bench_median(double *r, int n)
   return n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
 }
 
+void bench_order(int round, int n, int *order)
+{
+  /* Fisher-Yates driven by a fixed LCG of the round number: every rank
+     computes the same order without talking */
+  uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(round + 1);
+  for (int i = 0; i < n; i++)
+    order[i] = i;
+  for (int i = n - 1; i > 0; i--) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    int j = (int)((x >> 33) % (uint64_t)(i + 1));
+    int t = order[i];
+    order[i] = order[j];
+    order[j] = t;
+  }
+}
+
 double bench_paired(const double *us, int batches, int a, int b)
 {
   double *r = malloc(sizeof(double) * (size_t)batches);
@@ -110,12 +127,16 @@ void bench_measure(int neng, const bool *skip, bench_run_fn run, void *ctx,
   for (int e = 0; e < neng; e++)
     iters[e] = skip && skip[e] ? 0 : calibrate(e, run, ctx, unpack, buf, batch_s);
   /* batches interleaved across engines, so drift hits all alike; each
-     batch starts one engine later, so no engine always runs after the same
-     one (an engine right after one that read the same bytes finds them
-     in cache) */
-  for (int b = 0; b < batches; b++)
+     round in its own order, so no engine always runs after the same one
+     (an engine right after one that read the same bytes finds them in
+     cache) */
+  int *order = malloc(sizeof(int) * (size_t)neng);
+  if (!order)
+    exit(1);
+  for (int b = 0; b < batches; b++) {
+    bench_order(b, neng, order);
     for (int k = 0; k < neng; k++) {
-      int e = (b + k) % neng;
+      int e = order[k];
       if (!iters[e])
         continue;
       double t0 = bench_now();
@@ -124,6 +145,8 @@ void bench_measure(int neng, const bool *skip, bench_run_fn run, void *ctx,
       double per = (bench_now() - t0) / (double)iters[e];
       rates[e * batches + b] = (double)bytes / per / 1e6;
     }
+  }
+  free(order);
   for (int e = 0; e < neng; e++) {
     if (!iters[e]) {
       med[e] = lo[e] = hi[e] = NAN;

@@ -264,18 +264,21 @@ static void measure(const opts *o, btest *t, char *buf, double *us)
     if (forced[v] < 0)          /* automatic: past any calibration */
       round_trips(v, t, buf, WARM_TRIPS);
   }
-  /* round b starts at variant b mod NVAR, so that no variant always runs
-     right after the same other one (whose traffic leaves caches and MPICH's
-     buffers in its own state) */
-  for (int b = 0; b < o->batches; b++)
+  /* each round in its own order (bench_order), so that no variant always
+     runs right after the same other one (whose traffic leaves caches and
+     MPICH's buffers in its own state) */
+  int order[NVAR];
+  for (int b = 0; b < o->batches; b++) {
+    bench_order(b, NVAR, order);
     for (int k = 0; k < NVAR; k++) {
-      int v = (b + k) % NVAR;
+      int v = order[k];
       mode_for(v);
       MPI_Barrier(MPI_COMM_WORLD);
       double t0 = bench_now();
       round_trips(v, t, buf, iters[v]);
       us[v * o->batches + b] = (bench_now() - t0) / (double)iters[v] * 1e6;
     }
+  }
 }
 
 static stat3 summary(const double *us, int batches)

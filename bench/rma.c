@@ -425,17 +425,20 @@ static long calibrate(const opts *o, const ctx *c, int v)
 }
 
 /* us[v * batches + b]: variant v's time per epoch in round b; each round
-   starts at the next variant, so none always follows the same one */
+   in its own order (bench_order), so none always follows the same one */
 static void measure(const opts *o, const ctx *c, double *us)
 {
   long iters[NVAR];
   for (int v = 0; v < NVAR; v++)
     iters[v] = calibrate(o, c, v);
-  for (int b = 0; b < o->batches; b++)
+  int order[NVAR];
+  for (int b = 0; b < o->batches; b++) {
+    bench_order(b, NVAR, order);
     for (int k = 0; k < NVAR; k++) {
-      int v = (b + k) % NVAR;
+      int v = order[k];
       us[v * o->batches + b] = batch(c, v, iters[v]) / (double)iters[v] * 1e6;
     }
+  }
 }
 
 /* batches: at most 64 (11 with --full) */

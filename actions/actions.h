@@ -89,6 +89,9 @@ DLI_HIDDEN void dli_copy_force_route(int route);
    shape allows, -1: never, 0: by size again) */
 #define DLI_INTERLEAVE_MAX 64
 DLI_HIDDEN bool dli_interleaves(const dli_loop *l, size_t size, bool pack);
+/* whether dl_pack of count copies of committed t, whole, goes that way
+   (the interposer weighs routes by it) */
+DLI_HIDDEN bool dli_type_interleaves(const dl_type *t, dl_count count);
 DLI_HIDDEN void dli_interleave_run(const dli_loop *l, uintptr_t user, char *stream,
                                    bool pack);
 DLI_HIDDEN unsigned long dli_interleave_uses(void);

@@ -144,6 +144,11 @@ bool dli_interleaves(const dli_loop *l, size_t size, bool pack)
   return forced > 0 || size >= dli_interleave_threshold();
 }
 
+bool dli_type_interleaves(const dl_type *t, dl_count count)
+{
+  return count == 1 && t->loop && dli_interleaves(t->loop, (size_t)t->b.size, true);
+}
+
 void dli_interleave_run(const dli_loop *l, uintptr_t user, char *stream, bool pack)
 {
   const dli_loop *c = l->child;

@@ -15,6 +15,7 @@
 #include "buffers.h"
 #include "mpi_recipe.h"
 #include "preload.h"
+#include "../actions/actions.h"
 
 enum { KIB = 1024, MIB = 1024 * 1024 };
 
@@ -283,6 +284,39 @@ START_TEST(plans_follow_the_table)
   ck_assert_int_eq(route_of(1, idx, false, false), B);
   MPI_Type_free(&idx);
   MPI_Type_free(&small);
+}
+END_TEST
+
+/* a type dataloop packs interleaved (copies of one element a small step
+   apart, Flash's shape) packs, sent and received, in both modes, where the
+   tables give its blocks to MPICH's engine; the same blocks as one vector
+   follow the tables */
+START_TEST(interleaved_types_pack)
+{
+  setup();
+  tuning("route@2M 8:mpich\nmpich@2M 8:1000000\n");
+  MPI_Datatype row, el, flash, flat;
+  MPI_Type_vector(16, 1, 8, MPI_DOUBLE, &row);         /* doubles 64 bytes apart */
+  MPI_Type_create_hvector(1 << 11, 1, 8 * KIB, row, &el);
+  MPI_Type_create_hvector(8, 1, 8, el, &flash);        /* 8 of them interleaved */
+  MPI_Type_vector(1 << 18, 1, 2, MPI_DOUBLE, &flat);
+  MPI_Type_commit(&flash);
+  MPI_Type_commit(&flat);
+  dlp_data d;
+  ck_assert_int_eq(dlp_data_get(mem, 1, flash, &d), MPI_SUCCESS);
+  ck_assert(dli_type_interleaves(d.t, 1));
+  ck_assert(!dli_type_interleaves(d.t, 2));
+  for (int stream = 0; stream < 2; stream++)
+    for (int recv = 0; recv < 2; recv++) {
+      ck_assert_int_eq(route_of(1, flash, stream, recv), P);
+      ck_assert_int_eq(route_of(1, flat, stream, recv), M);
+    }
+  dlp_configure_strategy(DLP_R_MPICH);       /* forcing still wins */
+  ck_assert_int_eq(route_of(1, flash, false, false), M);
+  MPI_Type_free(&row);
+  MPI_Type_free(&el);
+  MPI_Type_free(&flash);
+  MPI_Type_free(&flat);
 }
 END_TEST
 
@@ -572,6 +606,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, plans_follow_the_table);
   tcase_add_test(tc, mpich_by_fanout);
   tcase_add_test(tc, fanout_from_structure);
+  tcase_add_test(tc, interleaved_types_pack);
   tcase_add_test(tc, chosen_once_without_a_clock);
   tcase_add_test(tc, forced_routes);
   tcase_add_test(tc, one_calibration_round);

@@ -410,7 +410,7 @@ int dlp_cancel(MPI_Request *request)
 {
   dlp_req *e = request ? dlp_req_find(*request) : NULL;
   if (e && e->op.route == DLP_R_PIPE) {
-    dlp_pipeline.cancel(&e->op);     /* a stream not yet matched stops */
+    dlp_stream_mod()->cancel(&e->op);     /* a stream not yet matched stops */
     return MPI_SUCCESS;
   }
   return PMPI_Cancel(request);

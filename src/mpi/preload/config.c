@@ -45,11 +45,18 @@ size_t dlp_chunk(void)
   return chunk;
 }
 
-/* the one hook of the pipeline module (pipeline.c): without it, return
-   NULL and the default mode is all there is */
+/* the one place that names the pipeline module (pipeline.c): without that
+   file, make this NULL and the default mode is all there is */
+static const dlp_stream_module *const module = &dlp_pipeline;
+
+const dlp_stream_module *dlp_stream_mod(void)
+{
+  return module;
+}
+
 const dlp_stream_module *dlp_streams(void)
 {
-  return dlp_cfg()->pipeline ? &dlp_pipeline : NULL;
+  return dlp_cfg()->pipeline ? module : NULL;
 }
 
 void dlp_configure(bool pipeline, size_t c)

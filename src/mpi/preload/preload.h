@@ -363,6 +363,9 @@ typedef struct dlp_stream_module {
 DLI_HIDDEN extern const dlp_stream_module dlp_pipeline;
 /* the stream module in pipeline mode (DL_PIPELINE=1), else NULL */
 DLI_HIDDEN const dlp_stream_module *dlp_streams(void);
+/* the stream module whatever the mode (NULL when built without one): what
+   finishes, cancels and drains the streams it started */
+DLI_HIDDEN const dlp_stream_module *dlp_stream_mod(void);
 /* the completion calls' hook: streams are in progress */
 static inline const dlp_stream_module *dlp_streams_busy(void)
 {

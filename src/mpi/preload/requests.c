@@ -143,7 +143,7 @@ int dlp_req_finish(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on)
 void dlp_req_orphan(dlp_req *r)
 {
   if (r->op.route == DLP_R_PIPE) {
-    dlp_pipeline.orphan(&r->op);    /* the stream ends on its own */
+    dlp_stream_mod()->orphan(&r->op);    /* the stream ends on its own */
     drop(r);
     return;
   }
@@ -191,7 +191,8 @@ static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
 {
   (void)comm; (void)val; (void)extra;
   orphans_run(true);
-  dlp_pipeline.drain();
+  if (dlp_stream_mod())
+    dlp_stream_mod()->drain();
   dlp_plans_free();
   dlp_stage_flush();
   PMPI_Comm_free_keyval(&key);

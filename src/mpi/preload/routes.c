@@ -88,7 +88,7 @@ static const dlp_route table[DLP_NROUTES - 1] = {
 
 const dlp_route *dlp_route_of(int route)
 {
-  return route == DLP_R_PIPE ? &dlp_pipeline.route : &table[route];
+  return route == DLP_R_PIPE ? &dlp_stream_mod()->route : &table[route];
 }
 
 int dlp_run(dlp_op *op, MPI_Status *status)

@@ -20,11 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "dataloop-mpi.h"
 #include "mpi_recipe.h"
 #include "randtype.h"
+#include "runner.h"
 
 void ADIOI_Optimize_flattened(ADIOI_Flatlist_node * flat);
 
@@ -380,13 +380,8 @@ END_TEST
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    const char *e = getenv("DL_TEST_SEED");
-    seed = e ? strtoull(e, NULL, 0) : (uint64_t) time(NULL);
-    fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat)\n",
-            (unsigned long long) seed);
-    Suite *su = suite_create("romio_flatten");
+    seed = test_seed(NULL);
     TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 600);
     tcase_add_test(tc, random_types);
     tcase_add_test(tc, dup_shares_the_node);
     tcase_add_test(tc, predefined_and_empty);
@@ -395,12 +390,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, flatten_appends);
     tcase_add_test(tc, optimize);
     tcase_add_test(tc, no_dataloop_type);
-    suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_set_fork_status(sr, CK_NOFORK);     /* MPI lives in this process */
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int rc = test_run("romio_flatten", tc, true);
     MPI_Finalize();
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return rc;
 }

@@ -6,11 +6,11 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "dataloop-mpi.h"
 #include "buffers.h"
 #include "mpi_recipe.h"
 #include "randtype.h"
+#include "runner.h"
 
 static uint64_t seed;
 
@@ -254,23 +254,13 @@ END_TEST
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
-  const char *e = getenv("DL_TEST_SEED");
-  seed = e ? strtoull(e, NULL, 0) : (uint64_t)time(NULL);
-  fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat)\n",
-          (unsigned long long)seed);
-  Suite *su = suite_create("bridge");
+  seed = test_seed(NULL);
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 600);
   tcase_add_test(tc, named_types);
   tcase_add_test(tc, random_decode);
   tcase_add_test(tc, int_forms_dup_and_f90);
   tcase_add_test(tc, errors);
-  suite_add_tcase(su, tc);
-  SRunner *sr = srunner_create(su);
-  srunner_set_fork_status(sr, CK_NOFORK);   /* MPI lives in this process */
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
+  int rc = test_run("bridge", tc, true);
   MPI_Finalize();
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return rc;
 }

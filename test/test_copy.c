@@ -5,11 +5,11 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "actions.h"
 #include "buffers.h"
 #include "model.h"
 #include "randtype.h"
+#include "runner.h"
 
 #define BYTE dl_builtin(DL_BYTE)
 #define INT32 dl_builtin(DL_INT32)
@@ -375,20 +375,10 @@ END_TEST
 
 int main(void)
 {
-  const char *e = getenv("DL_TEST_SEED");
-  seed = e ? strtoull(e, NULL, 0) : (uint64_t)time(NULL);
-  fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat)\n",
-          (unsigned long long)seed);
-  Suite *su = suite_create("copy");
+  seed = test_seed(NULL);
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 600);
   tcase_add_test(tc, random_pairs);
   tcase_add_test(tc, routes_fire);
   tcase_add_test(tc, errors);
-  suite_add_tcase(su, tc);
-  SRunner *sr = srunner_create(su);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return test_run("copy", tc, false);
 }

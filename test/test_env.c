@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "env.h"
+#include "runner.h"
 
 /* stderr of fn(), captured in a temporary file */
 static char said[512];
@@ -125,16 +126,9 @@ END_TEST
 
 int main(void)
 {
-  Suite *s = suite_create("env");
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 600);
   tcase_add_test(tc, flags);
   tcase_add_test(tc, bytes_and_ints);
   tcase_add_test(tc, choices);
-  suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return test_run("env", tc, false);
 }

@@ -17,12 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "../dataloop/loop.h"
 #include "buffers.h"
 #include "model.h"
 #include "mpi_recipe.h"
 #include "randtype.h"
+#include "runner.h"
 
 #if defined(__has_include)
 #if __has_include(<valgrind/valgrind.h>)
@@ -1184,17 +1184,12 @@ END_TEST
 
 int main(void)
 {
-  const char *e = getenv("DL_TEST_SEED");
-  seed = e ? strtoull(e, NULL, 0) : (uint64_t)time(NULL);
-  fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat)\n",
-          (unsigned long long)seed);
+  seed = test_seed(NULL);
   if (MPI_Init(NULL, NULL) != MPI_SUCCESS)
     return EXIT_FAILURE;
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-  Suite *su = suite_create("external32");
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 600);
   tcase_add_test(tc, golden);
   tcase_add_test(tc, signatures);
   tcase_add_test(tc, errors);
@@ -1205,11 +1200,7 @@ int main(void)
   tcase_add_test(tc, split_equals_oneshot);
   tcase_add_test(tc, large_and_shrinking);
   tcase_add_test(tc, cut_long_double);
-  suite_add_tcase(su, tc);
-  SRunner *sr = srunner_create(su);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
+  int rc = test_run("external32", tc, false);
   MPI_Finalize();
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return rc;
 }

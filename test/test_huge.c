@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "loop.h"
+#include "runner.h"
 
 #define BYTE dl_builtin(DL_BYTE)
 #define INT32 dl_builtin(DL_INT32)
@@ -362,19 +363,12 @@ int main(void)
 {
   /* before any type is built: the limit is read once */
   setenv("DL_MAX_TYPE_BYTES", "1048576", 1);
-  Suite *su = suite_create("huge");
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 600);
   tcase_add_test(tc, stride_zero_vector);
   tcase_add_test(tc, zero_extent_copies);
   tcase_add_test(tc, struct_with_huge_part);
   tcase_add_test(tc, large_count_sizes);
   tcase_add_test(tc, overflow_refused);
   tcase_add_test(tc, type_memory_limit);
-  suite_add_tcase(su, tc);
-  SRunner *sr = srunner_create(su);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return test_run("huge", tc, false);
 }

@@ -19,6 +19,7 @@
 #include "io.h"
 #include "../dataloop/env.h"
 #include "io_case.h"
+#include "runner.h"
 
 static uint64_t seed;
 static const char *self;       /* argv[0], to run this program again */
@@ -1052,13 +1053,8 @@ int main(int argc, char **argv)
     print_limits();
     return 0;
   }
-  const char *e = getenv("DL_TEST_SEED");
-  seed = e ? strtoull(e, NULL, 0) : (uint64_t)time(NULL);
-  fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat)\n",
-          (unsigned long long)seed);
-  Suite *su = suite_create("io");
+  seed = test_seed(NULL);
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 600);
   tcase_add_test(tc, random_vs_model);
   tcase_add_test(tc, view_rules_vs_model);
   tcase_add_test(tc, view_errors);
@@ -1072,10 +1068,5 @@ int main(int argc, char **argv)
   tcase_add_test(tc, threads_share_view);
   tcase_add_test(tc, environment);
   tcase_add_test(tc, many_memory_pieces);
-  suite_add_tcase(su, tc);
-  SRunner *sr = srunner_create(su);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return test_run("io", tc, false);
 }

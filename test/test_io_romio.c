@@ -26,12 +26,12 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "dataloop-io.h"
 #include "io.h"
 #include "io_case.h"
 #include "mpi_recipe.h"
+#include "runner.h"
 
 /* Under Valgrind (make check-valgrind) ROMIO is not run: MPICH and ROMIO
    are the oracle, not the subject (ROMIO even copies uninitialised bytes
@@ -1727,10 +1727,7 @@ END_TEST
 
 int main(void)
 {
-  const char *e = getenv("DL_TEST_SEED");
-  seed = e ? strtoull(e, NULL, 0) : (uint64_t)time(NULL);
-  fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat)\n",
-          (unsigned long long)seed);
+  seed = test_seed(NULL);
   fprintf(stderr, "ROMIO under test flattens with %s (DL_TEST_ROMIO_FLATTEN)\n",
           romio_on_dataloop() ? "dataloop" : "its own code");
   if (MPI_Init(NULL, NULL) != MPI_SUCCESS)
@@ -1738,9 +1735,7 @@ int main(void)
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
   MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
-  Suite *su = suite_create("romio");
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 600);
   tcase_add_test(tc, random_vs_romio);
   tcase_add_test(tc, flash_vs_romio);
   tcase_add_test(tc, subarray3d_vs_romio);
@@ -1756,11 +1751,7 @@ int main(void)
     tcase_add_test(tc, romio_dev_eof_clobber);
     tcase_add_test(tc, romio_dev_large_count);
   }
-  suite_add_tcase(su, tc);
-  SRunner *sr = srunner_create(su);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
+  int rc = test_run("romio", tc, false);
   MPI_Finalize();
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return rc;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "loop.h"
 #include "codegen.h"
+#include "runner.h"
 
 static bool jit_off;
 
@@ -668,9 +669,7 @@ int main(void)
 {
   const char *e = getenv("DL_JIT");
   jit_off = e && !strcmp(e, "0");
-  Suite *su = suite_create("jit");
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 300);
   tcase_add_test(tc, flash_reordered);
   tcase_add_test(tc, reordered_partial);
   tcase_add_test(tc, chunked_repetitions);
@@ -682,10 +681,5 @@ int main(void)
   tcase_add_test(tc, cache_grows_in_one_compile);
   tcase_add_test(tc, threshold_and_hint);
   tcase_add_test(tc, threads);
-  suite_add_tcase(su, tc);
-  SRunner *sr = srunner_create(su);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return test_run("jit", tc, false);
 }

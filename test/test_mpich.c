@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "buffers.h"
 #include "model.h"
 #include "mpi_recipe.h"
 #include "randtype.h"
+#include "runner.h"
 
 /* Valgrind runs x87 long double arithmetic at double precision, so
    MPICH's element-wise copies of long doubles change their bytes there */
@@ -690,19 +690,14 @@ END_TEST
 
 int main(void)
 {
-  const char *e = getenv("DL_TEST_SEED");
-  seed = e ? strtoull(e, NULL, 0) : (uint64_t)time(NULL);
-  fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat)\n",
-          (unsigned long long)seed);
+  seed = test_seed(NULL);
   /* singleton init; tests run in forked children that inherit it */
   if (MPI_Init(NULL, NULL) != MPI_SUCCESS)
     return EXIT_FAILURE;
   /* errors come back as codes, to be reported with the case */
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-  Suite *su = suite_create("mpich");
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 600);
   tcase_add_test(tc, random_vs_mpich);
   tcase_add_test(tc, mpich_struct_ignores_markers);
   tcase_add_test(tc, mpich_struct_empty_member);
@@ -715,11 +710,7 @@ int main(void)
   tcase_add_test(tc, mpich_pack_crash);
   tcase_add_test(tc, mpich_high_handle_pack);
   tcase_add_test(tc, mpich_long_double_padding);
-  suite_add_tcase(su, tc);
-  SRunner *sr = srunner_create(su);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
+  int rc = test_run("mpich", tc, false);
   MPI_Finalize();
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return rc;
 }

@@ -14,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 #include "buffers.h"
 #include "model.h"
 #include "mpi_recipe.h"
 #include "randtype.h"
+#include "runner.h"
 
 #if defined(__has_include)
 #if __has_include(<valgrind/valgrind.h>)
@@ -662,13 +662,8 @@ int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
   preloaded = dlsym(RTLD_DEFAULT, "dl_preload_active") != NULL;
-  const char *e = getenv("DL_TEST_SEED");
-  seed = e ? strtoull(e, NULL, 0) : (uint64_t)time(NULL);
-  fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat); interposer %s\n",
-          (unsigned long long)seed, preloaded ? "loaded" : "not loaded");
-  Suite *su = suite_create("preload");
+  seed = test_seed(preloaded ? "interposer loaded" : "interposer not loaded");
   TCase *tc = tcase_create("pack");
-  tcase_set_timeout(tc, 600);
   tcase_add_test(tc, interposer_loaded);
   tcase_add_test(tc, counts);
   tcase_add_test(tc, random_types);
@@ -679,12 +674,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, external_random);
   tcase_add_test(tc, external_standard);
   tcase_add_test(tc, error_strings);
-  suite_add_tcase(su, tc);
-  SRunner *sr = srunner_create(su);
-  srunner_set_fork_status(sr, CK_NOFORK);   /* MPI lives in this process */
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
+  int rc = test_run("preload", tc, true);
   MPI_Finalize();
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return rc;
 }

@@ -14,6 +14,7 @@
 #include "buffers.h"
 #include "model.h"
 #include "randtype.h"
+#include "runner.h"
 
 #define INT32 dl_builtin(DL_INT32)
 #define DOUBLE dl_builtin(DL_DOUBLE)
@@ -1364,13 +1365,8 @@ END_TEST
 
 int main(void)
 {
-  const char *e = getenv("DL_TEST_SEED");
-  seed = e ? strtoull(e, NULL, 0) : (uint64_t)time(NULL);
-  fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat)\n",
-          (unsigned long long)seed);
-  Suite *su = suite_create("segments");
+  seed = test_seed(NULL);
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 600);
   tcase_add_test(tc, random_pack_unpack);
   tcase_add_test(tc, random_chunks);
   tcase_add_test(tc, random_lists);
@@ -1387,10 +1383,5 @@ int main(void)
   tcase_add_test(tc, segment_errors);
   tcase_add_test(tc, bounded);
   tcase_add_test(tc, random_bounds);
-  suite_add_tcase(su, tc);
-  SRunner *sr = srunner_create(su);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return test_run("segments", tc, false);
 }

@@ -8,12 +8,12 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "loop.h"
 #include "serial.h"
 #include "buffers.h"
 #include "model.h"
 #include "randtype.h"
+#include "runner.h"
 
 #define INT32 dl_builtin(DL_INT32)
 #define DOUBLE dl_builtin(DL_DOUBLE)
@@ -745,13 +745,8 @@ END_TEST
 
 int main(void)
 {
-  const char *s = getenv("DL_TEST_SEED");
-  seed = s ? strtoull(s, NULL, 0) : (uint64_t)time(NULL);
-  fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat)\n",
-          (unsigned long long)seed);
-  Suite *su = suite_create("serialize");
+  seed = test_seed(NULL);
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 600);
   tcase_add_test(tc, roundtrip_random);
   tcase_add_test(tc, roundtrip_builtins);
   tcase_add_test(tc, golden);
@@ -763,10 +758,5 @@ int main(void)
   tcase_add_test(tc, hostile_counts);
   tcase_add_test(tc, depth_bombs);
   tcase_add_test(tc, offsets_and_extent);
-  suite_add_tcase(su, tc);
-  SRunner *sr = srunner_create(su);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return test_run("serialize", tc, false);
 }

@@ -16,6 +16,7 @@
 #include "mpi_recipe.h"
 #include "preload.h"
 #include "../actions/actions.h"
+#include "runner.h"
 
 enum { KIB = 1024, MIB = 1024 * 1024 };
 
@@ -599,9 +600,7 @@ int main(int argc, char **argv)
   setenv("DL_TUNE_FILE", path, 1);
   MPI_Init(&argc, &argv);
   mem = calloc(1, 16 << 20);
-  Suite *s = suite_create("strategy");
   TCase *tc = tcase_create("routes");
-  tcase_set_timeout(tc, 600);   /* when forked (CK_FORK=yes): a loaded machine */
   tcase_add_test(tc, route_table_nearest);
   tcase_add_test(tc, plans_follow_the_table);
   tcase_add_test(tc, mpich_by_fanout);
@@ -614,15 +613,10 @@ int main(int argc, char **argv)
   tcase_add_test(tc, engine_verdict_by_structure);
   tcase_add_test(tc, rma_model_routes);
   tcase_add_test(tc, element_runs);
-  suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_set_fork_status(sr, CK_NOFORK);   /* MPI lives in this process */
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
+  int rc = test_run("strategy", tc, true);
   dlp_plans_free();
   free(mem);
   unlink(path);
   MPI_Finalize();
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return rc;
 }

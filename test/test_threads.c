@@ -10,10 +10,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "dataloop.h"
 #include "buffers.h"
 #include "randtype.h"
+#include "runner.h"
 
 #define THREADS 8
 #define NTYPES 24
@@ -384,21 +384,11 @@ END_TEST
 
 int main(void)
 {
-  const char *e = getenv("DL_TEST_SEED");
-  seed = e ? strtoull(e, NULL, 0) : (uint64_t)time(NULL);
-  fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat)\n",
-          (unsigned long long)seed);
-  Suite *su = suite_create("threads");
+  seed = test_seed(NULL);
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 600);
   tcase_add_test(tc, same_types);
   tcase_add_test(tc, create_and_free);
   tcase_add_test(tc, commit_race);
   tcase_add_test(tc, error_detail_per_thread);
-  suite_add_tcase(su, tc);
-  SRunner *sr = srunner_create(su);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return test_run("threads", tc, false);
 }

@@ -14,6 +14,7 @@
 #include "../src/tune/tune.h"
 #include "../actions/actions.h"
 #include "../dataloop/env.h"
+#include "runner.h"
 
 static const char *self;
 
@@ -312,18 +313,11 @@ int main(int argc, char **argv)
   self = argv[0];
   if (argc > 1 && !strcmp(argv[1], "--print"))
     return print_mode();
-  Suite *s = suite_create("tune");
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 600);         /* forks and runs itself: slow when loaded */
   tcase_add_test(tc, from_the_machine);
   tcase_add_test(tc, from_injected_topologies);
   tcase_add_test(tc, file_then_environment);
   tcase_add_test(tc, nt_copy_bytes);
   tcase_add_test(tc, nt_copy_fires);
-  suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return test_run("tune", tc, false);
 }

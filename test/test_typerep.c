@@ -11,6 +11,7 @@
 #include "buffers.h"
 #include "model.h"
 #include "randtype.h"
+#include "runner.h"
 
 static uint64_t seed;
 
@@ -356,19 +357,12 @@ int main(void)
   const char *s = getenv("DL_TEST_SEED");
   seed = s ? strtoull(s, NULL, 10) : (uint64_t)time(NULL);
   printf("random seed: %llu (set DL_TEST_SEED to repeat)\n", (unsigned long long)seed);
-  Suite *su = suite_create("typerep");
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 600);
   tcase_add_test(tc, fields);
   tcase_add_test(tc, chunks);
   tcase_add_test(tc, iov);
   tcase_add_test(tc, apply_sum);
   tcase_add_test(tc, apply_pairs);
   tcase_add_test(tc, errors);
-  suite_add_tcase(su, tc);
-  SRunner *sr = srunner_create(su);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return test_run("typerep", tc, false);
 }

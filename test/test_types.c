@@ -4,11 +4,11 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "loop.h"
 #include "loopwalk.h"
 #include "model.h"
 #include "randtype.h"
+#include "runner.h"
 
 #define INT32 dl_builtin(DL_INT32)
 #define FLOAT dl_builtin(DL_FLOAT)
@@ -639,15 +639,10 @@ static int collect_run(void *ctx, dl_aint addr, dl_count len)
   return mrun_push(&c->runs, &c->n, &c->cap, addr, len) ? DL_ERR_NOMEM : DL_OK;
 }
 
-static uint64_t test_seed(void)
-{
-  const char *s = getenv("DL_TEST_SEED");
-  return s ? strtoull(s, NULL, 0) : (uint64_t)time(NULL);
-}
+static uint64_t seed;   /* main's, so the test uses the seed printed */
 
 START_TEST(random_bytemap)
 {
-  uint64_t seed = test_seed();
   rng r = {seed};
   long kinds[RT_NKINDS] = {0};
   const char *scale = getenv("DL_TEST_SCALE");
@@ -710,9 +705,8 @@ END_TEST
 
 int main(void)
 {
-  Suite *s = suite_create("types");
+  seed = test_seed(NULL);
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 300);
   tcase_add_test(tc, builtins);
   tcase_add_test(tc, hand_bounds);
   tcase_add_test(tc, flash);
@@ -730,12 +724,5 @@ int main(void)
   tcase_add_test(tc, hand_bounds_more);
   tcase_add_test(tc, errors);
   tcase_add_test(tc, random_bytemap);
-  suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  fprintf(stderr, "random seed: %llu (set DL_TEST_SEED to repeat)\n",
-          (unsigned long long)test_seed());
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return test_run("types", tc, false);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dataloop.h"
+#include "runner.h"
 
 /* the macros must work in #if, where a release test would use them */
 #if !(DL_VERSION_MAJOR >= 0 && DL_VERSION_MINOR >= 0 && DL_VERSION_PATCH >= 0)
@@ -41,15 +42,8 @@ END_TEST
 
 int main(void)
 {
-  Suite *s = suite_create("version");
   TCase *tc = tcase_create("core");
-  tcase_set_timeout(tc, 300);   /* not Check's 4 s: a loaded machine */
   tcase_add_test(tc, macros_match_configure);
   tcase_add_test(tc, library_matches_configure);
-  suite_add_tcase(s, tc);
-  SRunner *sr = srunner_create(s);
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+  return test_run("version", tc, false);
 }

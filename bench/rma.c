@@ -27,7 +27,9 @@
  * over its epochs, so the target's unpacking counts. Before timing, the
  * receiving rank's memory after one epoch of each variant (the whole of
  * it, in and around the layout) is compared byte for byte with the manual
- * variant's. Results also go to DIR/rma.csv and DIR/rma-auto.csv. */
+ * variant's. Each forced route's row also shows what the one-sided model
+ * (rma_model.c, under the tuning file in use) predicts for one epoch of it.
+ * Results also go to DIR/rma.csv and DIR/rma-auto.csv. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -450,8 +452,15 @@ static stat3 summary(const double *us, int batches)
   return st;
 }
 
+/* the route variant v forces (-1: none) */
+static int route_of(int v)
+{
+  return v == V_PACK || v == V_BLOCKS || v == V_PIPE || v == V_DLMPICH ? forced[v] : -1;
+}
+
+/* pred: the model's time of each route (ns; NULL: no prediction) */
 static void report(const ctx *c, const double *us, int batches, const char *route,
-                   FILE *const files[2])
+                   const double *pred, FILE *const files[2])
 {
   const pattern *pt = c->pt;
   stat3 st[NVAR];
@@ -472,10 +481,17 @@ static void report(const ctx *c, const double *us, int batches, const char *rout
       printf("%-31s %7s  %-5s", "", "", "");
     else
       printf("%-31s %7.1f  %-5s", pt->name, pt->bytes / 1024.0, sync_names[c->sync]);
-    printf("  %-9s %10.1f  (%9.1f - %9.1f)\n", var_names[v], st[v].med, st[v].lo,
+    printf("  %-9s %10.1f  (%9.1f - %9.1f)", var_names[v], st[v].med, st[v].lo,
            st[v].hi);
-    fprintf(files[0], "\"%s\",%s,%zu,%s,%.2f,%.2f,%.2f\n", pt->name, sync_names[c->sync],
+    double model = pred && route_of(v) >= 0 ? pred[route_of(v)] / 1e3 : -1;
+    if (model >= 0)
+      printf("  model %9.1f", model);
+    printf("\n");
+    fprintf(files[0], "\"%s\",%s,%zu,%s,%.2f,%.2f,%.2f,", pt->name, sync_names[c->sync],
             pt->bytes, var_names[v], st[v].med, st[v].lo, st[v].hi);
+    if (model >= 0)
+      fprintf(files[0], "%.2f", model);
+    fprintf(files[0], "\n");
   }
   printf("%-31s %7s  %-5s  auto (%s): %.2f of %s (best forced), %.2f of MPICH, "
          "%.2f of manual, round by round (medians: %.2f, %.2f, %.2f)\n", "", "", "",
@@ -522,6 +538,10 @@ static bool run(const opts *o, const pentry *e, FILE *const files[2])
   if (rank == (pt.op == PUT ? 0 : 1))
     fill(rank ? c.wmem : c.omem, rank ? pt.t.memlen : pt.o.memlen, 88172645463325252ull);
   bool ok = true;
+  double pred[DLP_NROUTES];
+  bool predicted = rank == 0 &&
+                   dlp_rma_predict(pt.op == GET, c.omem + pt.o.off, 1, pt.o.type, 1,
+                                   (MPI_Aint)pt.t.off, 1, pt.t.type, c.win, pred) >= 0;
   double *us = malloc(sizeof(double) * NVAR * (size_t)o->batches);
   for (int s = 0; s < NSYNC && ok; s++) {
     c.sync = s;
@@ -531,7 +551,7 @@ static bool run(const opts *o, const pentry *e, FILE *const files[2])
       break;
     measure(o, &c, us);
     if (rank == 0)
-      report(&c, us, o->batches, route, files);
+      report(&c, us, o->batches, route, predicted ? pred : NULL, files);
   }
   free(us);
   dlp_configure_strategy(-1);
@@ -604,7 +624,8 @@ int main(int argc, char **argv)
   bench_file bf[2];
   if (rank == 0) {
     files[0] = bench_file_open(&bf[0]);
-    fprintf(files[0], "pattern,sync,stream_bytes,variant,median_us,min_us,max_us\n");
+    fprintf(files[0], "pattern,sync,stream_bytes,variant,median_us,min_us,max_us,"
+                      "model_us\n");
     files[1] = bench_file_open(&bf[1]);
     fprintf(files[1], "pattern,sync,stream_bytes,auto_route,best_forced,auto_over_best,"
                       "auto_over_mpich,auto_over_manual,auto_over_best_medians,"

@@ -9,8 +9,9 @@
 # block: "lockstep"). Each preloaded run
 # says which routes must have carried one-sided operations that each rank
 # issued (DL_EXPECT_RMA_ROUTES) and which must not (DL_FORBID_RMA_ROUTES;
-# R-forms may be packed when blocks or the pipeline are forced, so those
-# runs do not forbid "pack"); test_rma asks the interposer
+# blocks that the target's unit cannot address are packed, so the blocks
+# runs do not forbid "pack"; the pipeline runs do, R-forms included);
+# test_rma asks the interposer
 # (dl_preload_rma_routes). The random cases differ from run to run: each
 # prints its seed, and DL_TEST_SEED=<seed> repeats it. Several processes
 # are not run under Valgrind (make check-valgrind skips this script; it
@@ -37,9 +38,9 @@ run $pre -genv DL_STRATEGY blocks -genv DL_EXPECT_RMA_ROUTES direct,blocks \
 run $pre -genv DL_STRATEGY mpich -genv DL_EXPECT_RMA_ROUTES direct,mpich \
     -genv DL_FORBID_RMA_ROUTES pack,blocks,pipeline
 run $pre -genv DL_STRATEGY pipe -genv DL_EXPECT_RMA_ROUTES direct,pipeline \
-    -genv DL_FORBID_RMA_ROUTES blocks,mpich
+    -genv DL_FORBID_RMA_ROUTES pack,blocks,mpich
 run $pre -genv DL_STRATEGY pipe -genv DL_PIPELINE_CHUNK 1000 \
-    -genv DL_EXPECT_RMA_ROUTES direct,pipeline -genv DL_FORBID_RMA_ROUTES blocks,mpich
+    -genv DL_EXPECT_RMA_ROUTES direct,pipeline -genv DL_FORBID_RMA_ROUTES pack,blocks,mpich
 # a model under which blocks go from the user's memory, block against
 # block (packing dear, operations cheap): forced and chosen
 conf=$(mktemp /tmp/dl-rma-tune-XXXXXX)

@@ -222,6 +222,14 @@ typedef struct dlp_rma_shape {
    user's memory, one operation per overlap of origin and target blocks */
 DLI_HIDDEN int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_t *chunk,
                             bool *lockstep);
+/* what the model predicts for an MPI_Put (get: MPI_Get) of (buf, count,
+   dt) onto (tcount, ttype) at disp of rank's window (rma.c): each route's
+   time in t (ns) and the least's route; -1 where the interposer would hand
+   the operation to MPICH whole (predefined or dense data, no description
+   of the window) */
+DLI_HIDDEN int dlp_rma_predict(bool get, const void *buf, MPI_Count count, MPI_Datatype dt,
+                               int rank, MPI_Aint disp, MPI_Count tcount,
+                               MPI_Datatype ttype, MPI_Win win, double t[DLP_NROUTES]);
 /* prints them as tuning file lines */
 DLI_HIDDEN void dlp_thresholds_print(FILE *f);
 

@@ -338,25 +338,29 @@ static size_t blocks_of(const dlp_data *d)
   return n > (double)DLI_MPI_BLOCKS_CAP ? (size_t)DLI_MPI_BLOCKS_CAP : (size_t)n;
 }
 
-/* forced, or the route of least predicted time (rma_model.c); request
-   forms take one operation */
-static int choose(rma *x, bool request)
+/* the route of least predicted time (rma_model.c), each route's time in t */
+static int predict(rma *x, double t[DLP_NROUTES])
 {
-  int forced = dlp_cfg()->strategy;
-  if (x->el == MPI_DATATYPE_NULL || forced == DLP_R_MPICH)
-    return DLP_R_MPICH;
-  if (request)
-    return DLP_R_PACK;
   const dlp_data *o = x->kind == GET || x->operand ? &x->o : &x->r;
   dlp_rma_shape s = {.get = x->kind == GET || x->kind == GET_ACC, .n = x->n,
                      .esize = (size_t)x->esize, .origin_dense = o->dense,
                      .lockstep_ok = x->kind != GET_ACC && !o->dense};
   s.k = blocks_of(&x->t);
   s.k_origin = blocks_of(o);
+  return dlp_rma_best(&s, t, &x->chunk, &x->lockstep);
+}
+
+/* forced, or the route of least predicted time */
+static int choose(rma *x)
+{
+  int forced = dlp_cfg()->strategy;
+  if (x->el == MPI_DATATYPE_NULL || forced == DLP_R_MPICH)
+    return DLP_R_MPICH;
   double t[DLP_NROUTES];
-  int best = dlp_rma_best(&s, t, &x->chunk, &x->lockstep);
+  int best = predict(x, t);
+  size_t esize = (size_t)x->esize;
   if (strcmp(dlp_th()->chunk_from, "environment") == 0)
-    x->chunk = dlp_chunk() / s.esize * s.esize;
+    x->chunk = dlp_chunk() / esize * esize;
   return forced >= 0 ? forced : best;
 }
 
@@ -485,15 +489,18 @@ static int request_finish(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_o
 }
 static const dlp_route request_route = {NULL, request_finish};
 
-/* the request form: one operation whose request completes it; its
-   staging is done with when the request completes */
-static int start_request(rma *x, MPI_Request *req)
+/* the request form: the operation whose request completes it (whole: the
+   whole transfer on the user's target type; else an empty one issued after
+   the route's pieces, whose completion flushes them all); its staging is
+   done with when the request completes */
+static int start_request(rma *x, bool whole, MPI_Request *req)
 {
   dlp_req *e = dlp_req_new();
   if (!e)
     return -MPI_ERR_NO_MEM;
-  int rc = issue(x, x->from, x->to, (MPI_Count)x->n, x->disp, x->t.count, x->t.dt,
-                 &e->op.req);
+  int rc = whole ? issue(x, x->from, x->to, (MPI_Count)x->n, x->disp, x->t.count,
+                         x->t.dt, &e->op.req)
+                 : issue(x, x->from, x->to, 0, x->disp, 0, x->el, &e->op.req);
   if (rc != MPI_SUCCESS) {
     free(e);
     return rc;
@@ -511,15 +518,14 @@ static int start_request(rma *x, MPI_Request *req)
   return MPI_SUCCESS;
 }
 
-/* MPICH's error codes, or an own error class negated */
 /* MPICH's error codes, or an own error class negated; *route: the one
-   taken (blocks the unit cannot address are packed) */
+   taken (blocks the unit cannot address are packed); req: the request
+   form's, made complete by the route's last operation */
 static int run(rma *x, int *route, MPI_Request *req)
 {
   dl_segment *ts = NULL;
   int rc = MPI_SUCCESS;
-  if (!req && *route != DLP_R_PACK &&
-      dl_segment_create(NULL, x->t.count, x->t.t, &ts) != DL_OK)
+  if (*route != DLP_R_PACK && dl_segment_create(NULL, x->t.count, x->t.t, &ts) != DL_OK)
     rc = -MPI_ERR_NO_MEM;
   int level = rc == MPI_SUCCESS && *route == DLP_R_BLOCKS
             ? alignment(x, ts, x->lockstep) : 2;
@@ -529,18 +535,32 @@ static int run(rma *x, int *route, MPI_Request *req)
   x->lockstep = lock;
   if (rc == MPI_SUCCESS && !lock)
     rc = stage(x, *route != DLP_R_PIPE);
-  if (rc == MPI_SUCCESS && req)
-    rc = start_request(x, req);
-  else if (rc == MPI_SUCCESS)
-    rc = *route == DLP_R_PACK ? pack_route(x)
+  if (rc == MPI_SUCCESS)
+    rc = *route == DLP_R_PACK ? (req ? start_request(x, true, req) : pack_route(x))
        : lock ? lockstep_route(x, ts)
        : *route == DLP_R_BLOCKS ? blocks_route(x, ts) : pipe_route(x, ts);
+  if (rc == MPI_SUCCESS && req && *route != DLP_R_PACK)
+    rc = start_request(x, false, req);
   dl_segment_free(&ts);
   /* a failure part way may leave operations reading the stage: it goes
      at the next synchronization (or MPI_Win_free) all the same */
   if (x->stage && dlp_win_defer(dlp_win_of(x->win), x->rank, x->stage, x->into))
     rc = rc ? rc : -MPI_ERR_NO_MEM;
   return rc;
+}
+
+int dlp_rma_predict(bool get, const void *buf, MPI_Count count, MPI_Datatype dt, int rank,
+                    MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, MPI_Win win,
+                    double t[DLP_NROUTES])
+{
+  rma_args a = {.kind = get ? GET : PUT, .origin = buf, .ocount = count, .otype = dt,
+                .result = (void *)buf, .rcount = count, .rtype = dt, .rank = rank,
+                .disp = disp, .tcount = tcount, .ttype = ttype,
+                .op = get ? MPI_NO_OP : MPI_REPLACE, .win = win};
+  rma x;
+  if (describe(&x, &a) != MPI_SUCCESS || x.el == MPI_DATATYPE_NULL)
+    return -1;
+  return predict(&x, t);
 }
 
 static int one_sided(const rma_args *a, MPI_Request *req)
@@ -556,14 +576,14 @@ static int one_sided(const rma_args *a, MPI_Request *req)
   if (rc != MPI_SUCCESS)
     return dlp_raise_win_msg(a->win, rc, "%s: the target range lies outside rank %d's "
                              "window", call, a->rank);
-  int route = choose(&x, req != NULL);
+  int route = choose(&x);
   if (route == DLP_R_MPICH) {
     count(route);
     return pass_derived(a, req);
   }
   rc = run(&x, &route, req);
   count(route);
-  if (route == DLP_R_BLOCKS && x.lockstep && !req)
+  if (route == DLP_R_BLOCKS && x.lockstep)
     count(LOCKSTEP);
   if (rc >= 0)
     return rc;

@@ -324,28 +324,6 @@ static double memcpy_rate(size_t bytes, const opts *o)
   return best[nb / 2];
 }
 
-/* a 64-byte struct with gaps: int at 0, 3 doubles at 8, 16 chars at 32,
-   3 floats at 48 */
-static void small_types(dl_type **d1, MPI_Datatype *m1, dl_type **d2,
-                        MPI_Datatype *m2)
-{
-  dl_count bl[4] = {1, 3, 16, 3};
-  dl_aint ds[4] = {0, 8, 32, 48};
-  dl_type *dt[4] = {dl_builtin(DL_INT32), dl_builtin(DL_DOUBLE), dl_builtin(DL_CHAR),
-                    dl_builtin(DL_FLOAT)};
-  int ibl[4] = {1, 3, 16, 3};
-  MPI_Aint md[4] = {0, 8, 32, 48};
-  MPI_Datatype mt[4] = {MPI_INT, MPI_DOUBLE, MPI_CHAR, MPI_FLOAT};
-  dl_type_struct(4, bl, ds, dt, d1);
-  dl_type_commit(*d1);
-  MPI_Type_create_struct(4, ibl, md, mt, m1);
-  MPI_Type_commit(m1);
-  dl_type_vector(3, 1, 2, dl_builtin(DL_DOUBLE), d2);
-  dl_type_commit(*d2);
-  MPI_Type_vector(3, 1, 2, MPI_DOUBLE, m2);
-  MPI_Type_commit(m2);
-}
-
 static double latency_ns(dl_type *d, MPI_Datatype m, bool mpi, const opts *o)
 {
   char in[256] = {0}, out[256];
@@ -557,7 +535,7 @@ int main(int argc, char **argv)
   printf("memcpy: %.0f MB/s (64 MiB), %.0f MB/s (128 KiB, in cache)\n", mc_big, mc_cache);
   dl_type *d1, *d2;
   MPI_Datatype m1, m2;
-  small_types(&d1, &m1, &d2, &m2);
+  bench_small_types(&d1, &m1, &d2, &m2);
   double lat[4] = {latency_ns(d1, m1, false, &o), latency_ns(d1, m1, true, &o),
                    latency_ns(d2, m2, false, &o), latency_ns(d2, m2, true, &o)};
   printf("per-call latency, count 1: 64-byte struct %.1f ns (MPICH %.1f ns), "

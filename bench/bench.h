@@ -85,6 +85,10 @@ double bench_paired(const double *us, int batches, int a, int b);
    every rank; rounds run their variants in these orders, so no variant
    always follows the same other one */
 void bench_order(int round, int n, int *order);
+/* the per-call types, both ways, committed: a 64-byte struct with gaps
+   (int at 0, 3 doubles at 8, 16 chars at 32, 3 floats at 48) and 3
+   doubles 16 bytes apart */
+void bench_small_types(dl_type **d1, MPI_Datatype *m1, dl_type **d2, MPI_Datatype *m2);
 /* whether a test's name holds filter (any case); a NULL filter matches */
 bool bench_matches(const char *name, const char *filter);
 /* MPI_Init for a program of exactly two ranks: this rank (*rank) and the

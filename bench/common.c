@@ -311,3 +311,25 @@ int bench_count_matches(const char *prog, const char *const *names, int n,
     fprintf(stderr, "%s: no test matches --filter '%s'\n", prog, filter ? filter : "");
   return k;
 }
+
+/* a 64-byte struct with gaps: int at 0, 3 doubles at 8, 16 chars at 32,
+   3 floats at 48 */
+void bench_small_types(dl_type **d1, MPI_Datatype *m1, dl_type **d2,
+                       MPI_Datatype *m2)
+{
+  dl_count bl[4] = {1, 3, 16, 3};
+  dl_aint ds[4] = {0, 8, 32, 48};
+  dl_type *dt[4] = {dl_builtin(DL_INT32), dl_builtin(DL_DOUBLE), dl_builtin(DL_CHAR),
+                    dl_builtin(DL_FLOAT)};
+  int ibl[4] = {1, 3, 16, 3};
+  MPI_Aint md[4] = {0, 8, 32, 48};
+  MPI_Datatype mt[4] = {MPI_INT, MPI_DOUBLE, MPI_CHAR, MPI_FLOAT};
+  dl_type_struct(4, bl, ds, dt, d1);
+  dl_type_commit(*d1);
+  MPI_Type_create_struct(4, ibl, md, mt, m1);
+  MPI_Type_commit(m1);
+  dl_type_vector(3, 1, 2, dl_builtin(DL_DOUBLE), d2);
+  dl_type_commit(*d2);
+  MPI_Type_vector(3, 1, 2, MPI_DOUBLE, m2);
+  MPI_Type_commit(m2);
+}

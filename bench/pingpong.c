@@ -21,6 +21,8 @@
  *             streams forced (DL_STRATEGY=pipe)
  *   pipe-auto the interposer in pipeline mode, its route chosen among
  *             streams, packing, blocks and MPICH's engine
+ * First, on rank 0, MPI_Pack of two small types (count 1) through the
+ * interposer against MPICH's own PMPI_Pack, ns per call.
  * The interposer's code is linked into this program (what
  * libdataloop-mpi-preload.so holds), so MPI_Send here is the interposer's
  * and PMPI_Send MPICH's; both ranks switch its mode at the same point.
@@ -212,6 +214,47 @@ static void round_trips(int v, btest *t, char *buf, long n)
       send_v(v, t, buf);
     }
   }
+}
+
+/* ---- per call ---- */
+
+/* ns per MPI_Pack of (in, 1, m) through the interposer (mine) and through
+   MPICH's own PMPI_Pack (*theirs), medians of batches taken alternately */
+static double pack_ns(MPI_Datatype m, const opts *o, double *theirs)
+{
+  char in[256] = {0}, out[256];
+  double v[2][64];
+  long n = o->full ? 2000000 : 500000;
+  for (int b = 0; b < o->batches; b++)
+    for (int pm = 0; pm < 2; pm++) {
+      double t0 = bench_now();
+      for (long i = 0; i < n; i++) {
+        int p = 0;
+        if (pm)
+          PMPI_Pack(in, 1, m, out, sizeof(out), &p, MPI_COMM_SELF);
+        else
+          MPI_Pack(in, 1, m, out, sizeof(out), &p, MPI_COMM_SELF);
+        __asm__ volatile("" : : "r"(out) : "memory");
+      }
+      v[pm][b] = (bench_now() - t0) / (double)n * 1e9;
+    }
+  *theirs = bench_median(v[1], o->batches);
+  return bench_median(v[0], o->batches);
+}
+
+static void per_call(const opts *o)
+{
+  dl_type *d1, *d2;
+  MPI_Datatype m1, m2;
+  bench_small_types(&d1, &m1, &d2, &m2);
+  double s_mpich, v_mpich, s = pack_ns(m1, o, &s_mpich), v = pack_ns(m2, o, &v_mpich);
+  printf("MPI_Pack per call, count 1, through the interposer: 64-byte struct %.1f ns "
+         "(MPICH's own %.1f ns, %.2fx), 3-double vector %.1f ns (%.1f ns, %.2fx)\n",
+         s, s_mpich, s / s_mpich, v, v_mpich, v / v_mpich);
+  dl_type_free(&d1);
+  dl_type_free(&d2);
+  MPI_Type_free(&m1);
+  MPI_Type_free(&m2);
 }
 
 /* ---- checking and timing ---- */
@@ -446,6 +489,7 @@ int main(int argc, char **argv)
     printf("\ndataloop ping-pong (%s): 2 ranks, %d rounds of a batch of >= %.0f ms "
            "per variant, medians; pipeline chunk %zu bytes\n", o.full ? "full" : "quick",
            o.batches, o.batch_s * 1e3, dlp_chunk());
+    per_call(&o);
     printf("%-22s %9s  %-9s %10s  %21s  %7s\n", "pattern", "KiB", "variant",
            "round trip", "(min - max) us", "ovh");
   }

@@ -2,6 +2,7 @@
  * MPI_Type_get_envelope_c/get_contents_c and built with the same
  * constructors, cached on the datatype with an attribute. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,10 +27,22 @@ typedef struct entry {
    (before the host's were taken) */
 enum { ZERO_BL = 1u << 16, NEG_STD = 1u << 17 };
 
+/* entries freed so far: a thread's remembered lookup holds while none was
+   (MPI reuses a handle only after its type, and so the entry, is gone);
+   initial-exec: read without a call to __tls_get_addr (24 bytes of the
+   static TLS reserve, which a library loaded with the program has) */
+static _Atomic unsigned long freed;
+static _Thread_local __attribute__((tls_model("initial-exec"))) struct {
+  MPI_Datatype dt;
+  entry *e;
+  unsigned long freed;
+} last;
+
 static int delete_cb(MPI_Datatype dt, int key, void *val, void *extra)
 {
   (void)dt; (void)key; (void)extra;
   entry *e = val;
+  atomic_fetch_add_explicit(&freed, 1, memory_order_acq_rel);
   dl_type_free(&e->t);
   free(e);
   return MPI_SUCCESS;
@@ -441,6 +454,24 @@ static int build(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
   return rc;
 }
 
+/* the entry cached on derived type dt, or NULL: the last one this thread
+   found when nothing was freed since, else the attribute's */
+static entry *cached(MPI_Datatype dt)
+{
+  unsigned long f = atomic_load_explicit(&freed, memory_order_acquire);
+  if (last.e && last.dt == dt && last.freed == f)
+    return last.e;
+  int found = 0;
+  entry *e;
+  if (type_key == MPI_KEYVAL_INVALID ||
+      PMPI_Type_get_attr(dt, type_key, &e, &found) != MPI_SUCCESS || !found)
+    return NULL;
+  last.dt = dt;
+  last.e = e;
+  last.freed = f;
+  return e;
+}
+
 /* the cached type, building and caching it if needed; build_lock held */
 static int lookup(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
 {
@@ -491,10 +522,8 @@ int dli_type_from_mpi_info(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
     return DL_OK;
   }
   pthread_once(&key_once, make_keys);
-  int found = 0;
-  entry *e;
-  if (type_key != MPI_KEYVAL_INVALID &&
-      PMPI_Type_get_attr(dt, type_key, &e, &found) == MPI_SUCCESS && found) {
+  entry *e = cached(dt);
+  if (e) {
     *out = e->t;                       /* the common case: a lookup */
     *info = e->info;
     info->props &= DLI_MPI_ENGINE_WRONG;
@@ -533,11 +562,9 @@ dl_count dli_mpi_blocks(MPI_Datatype dt)
 {
   if (dli_named_type(dt))
     return 1;
-  int found = 0;
-  entry *e;
   pthread_once(&key_once, make_keys);
-  if (type_key == MPI_KEYVAL_INVALID ||
-      PMPI_Type_get_attr(dt, type_key, &e, &found) != MPI_SUCCESS || !found)
+  entry *e = cached(dt);
+  if (!e)
     return DLI_MPI_BLOCKS_CAP;
   dl_count n = e->blocks;
   if (n < 0) {

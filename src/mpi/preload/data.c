@@ -90,13 +90,22 @@ void dlp_stage_flush(void)
 
 int dlp_data_get(const void *buf, MPI_Count count, MPI_Datatype dt, dlp_data *d)
 {
-  *d = (dlp_data){.buf = (void *)buf, .count = count, .dt = dt};
+  /* field by field: a compound literal zeroes the whole struct first
+     (rep stos: a fifth of a small MPI_Pack's time) */
+  d->buf = (void *)buf;
+  d->count = count;
+  d->dt = dt;
+  d->t = NULL;
+  d->bytes = 0;
+  d->named = d->dense = false;
+  d->base = NULL;
+  d->engine_ok = true;
+  d->fanout = d->unit = 0;
+  d->basic = dt;
   if (dt == MPI_DATATYPE_NULL || count < 0)
     return DLP_PASS;
   d->t = dli_named_type(dt);
   d->named = d->t != NULL;
-  d->engine_ok = true;
-  d->basic = dt;
   if (!d->named) {
     dli_mpi_info info;
     int rc = dli_type_from_mpi_info(dt, &d->t, &info);

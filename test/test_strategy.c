@@ -3,10 +3,11 @@
  * follow it, chosen once, with no clock read; forced routes; MPICH's
  * engine only on types it moves as dataloop does (a verdict checked
  * against MPICH's own MPI_Pack); and DL_ADAPT=1's one calibration round,
- * timed by a clock the test controls (clock_gettime is wrapped). No
- * message moves. Single-process MPI (singleton init): the plans hold MPI
+ * timed by a clock the test controls (clock_gettime is wrapped); and the
+ * per-thread counts dl_preload_counts sums. No message moves. Single-process MPI (singleton init): the plans hold MPI
  * hindexed types. */
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -564,6 +565,34 @@ START_TEST(rma_model_routes)
 }
 END_TEST
 
+/* counts are kept per thread: those of threads that ended stay counted,
+   and live threads' add up */
+static void *count_some(void *arg)
+{
+  for (int i = 0; i < 1000; i++)
+    dlp_count(*(int *)arg);
+  return NULL;
+}
+
+START_TEST(counts_across_threads)
+{
+  unsigned long long before[DLP_N_COUNTS], after[DLP_N_COUNTS];
+  ck_assert_int_eq(dl_preload_counts(before, DLP_N_COUNTS), DLP_N_COUNTS);
+  int what[4] = {DLP_N_PACK, DLP_N_UNPACK, DLP_N_PACK, DLP_N_COPY};
+  pthread_t th[4];
+  for (int i = 0; i < 4; i++)
+    ck_assert_int_eq(pthread_create(&th[i], NULL, count_some, &what[i]), 0);
+  for (int i = 0; i < 4; i++)
+    ck_assert_int_eq(pthread_join(th[i], NULL), 0);     /* ended: folded in */
+  dlp_count(DLP_N_UNPACK);                              /* this thread's */
+  dl_preload_counts(after, DLP_N_COUNTS);
+  ck_assert_uint_eq(after[DLP_N_PACK] - before[DLP_N_PACK], 2000);
+  ck_assert_uint_eq(after[DLP_N_UNPACK] - before[DLP_N_UNPACK], 1001);
+  ck_assert_uint_eq(after[DLP_N_COPY] - before[DLP_N_COPY], 1000);
+  ck_assert_uint_eq(after[DLP_N_SEND], before[DLP_N_SEND]);
+}
+END_TEST
+
 /* the runs of one element of a decoded type, for the one-sided model:
    counted once (the count kept with the decoded type), capped */
 START_TEST(element_runs)
@@ -613,6 +642,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, engine_verdict_by_structure);
   tcase_add_test(tc, rma_model_routes);
   tcase_add_test(tc, element_runs);
+  tcase_add_test(tc, counts_across_threads);
   int rc = test_run("strategy", tc, true);
   dlp_plans_free();
   free(mem);

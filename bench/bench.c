@@ -13,8 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 #include "bench.h"
 
 typedef struct opts {
@@ -24,6 +27,8 @@ typedef struct opts {
   double batch_s;        /* minimum time of one timed batch */
   int batches;           /* timed batches per engine */
   int builds;            /* repetitions of the type-construction timing */
+  bool compile_pass;     /* only compile every test's type (see cached_times) */
+  char *cache;           /* the run's object cache folder, made fresh */
 } opts;
 
 /* dataloop interpreted (DL_JIT=0 for the run) and compiled (dl_type_compile
@@ -43,6 +48,7 @@ typedef struct result {
   stat3 pack[NENG], unpack[NENG];
   double build_dl_us, build_mpi_us;
   double jit_ms;            /* compile time; -1: nothing compiled */
+  double cached_ms;         /* the same from the object cache; -1: none */
 } result;
 
 /* ---- the three engines ---- */
@@ -349,19 +355,36 @@ static double latency_ns(dl_type *d, MPI_Datatype m, bool mpi, const opts *o)
 
 /* ---- output files ---- */
 
-/* the median and maximum compile time over the tests that compiled */
-static void compile_summary(const result *rs, int n)
+/* the median and maximum of the times at field off of the tests that
+   compiled; false if none */
+static bool median_max(const result *rs, int n, size_t off, double *med, double *max, int *k)
 {
   double ms[128];
-  int k = 0;
-  for (int i = 0; i < n && k < 128; i++)
-    if (rs[i].jit_ms >= 0)
-      ms[k++] = rs[i].jit_ms;
-  if (k == 0)
+  *k = 0;
+  for (int i = 0; i < n && *k < 128; i++) {
+    double v = *(const double *)((const char *)&rs[i] + off);
+    if (rs[i].jit_ms >= 0 && v >= 0)
+      ms[(*k)++] = v;
+  }
+  if (*k == 0)
+    return false;
+  qsort(ms, (size_t)*k, sizeof(double), bench_cmp_double);
+  *med = *k % 2 ? ms[*k / 2] : (ms[*k / 2 - 1] + ms[*k / 2]) / 2;
+  *max = ms[*k - 1];
+  return true;
+}
+
+static void compile_summary(const result *rs, int n, double cached_start_ms)
+{
+  double med, max;
+  int k;
+  if (!median_max(rs, n, offsetof(result, jit_ms), &med, &max, &k))
     return;
-  qsort(ms, (size_t)k, sizeof(double), bench_cmp_double);
-  double med = k % 2 ? ms[k / 2] : (ms[k / 2 - 1] + ms[k / 2]) / 2;
-  printf("compile: median %.2f ms, max %.2f ms over %d compiled types\n", med, ms[k - 1], k);
+  printf("compile: median %.2f ms, max %.2f ms over %d compiled types\n", med, max, k);
+  if (median_max(rs, n, offsetof(result, cached_ms), &med, &max, &k))
+    printf("compile from the object cache (a second process): median %.3f ms, "
+           "max %.3f ms over %d types; JIT start-up and a first compile %.2f ms\n",
+           med, max, k, cached_start_ms);
 }
 
 /* uses of a type after which its compiled code has saved its compile time,
@@ -397,7 +420,7 @@ static void payback_summary(const opts *o, const result *rs, int n)
 }
 
 static bool write_files(const opts *o, const result *rs, int n, double mc_big,
-                        double mc_cache, const double lat[4], double jit_start_ms)
+                        double mc_cache, const double lat[4], const double starts[2])
 {
   char path[4200];
   bench_file csv, json, dat;
@@ -406,7 +429,7 @@ static bool write_files(const opts *o, const result *rs, int n, double mc_big,
   for (int e = 0; e < NENG; e++)
     fprintf(f, ",%s_mbs,%s_min,%s_max", eng_names[e], eng_names[e], eng_names[e]);
   fprintf(f, ",dl_over_manual,dl_over_mpich,jit_over_manual,build_dl_us,build_mpich_us,"
-             "jit_ms\n");
+             "jit_ms,jit_cached_ms\n");
   for (int i = 0; i < n; i++)
     for (int dir = 0; dir < (o->unpack ? 2 : 1); dir++) {
       const stat3 *s = dir ? rs[i].unpack : rs[i].pack;
@@ -421,6 +444,7 @@ static bool write_files(const opts *o, const result *rs, int n, double mc_big,
       csv_num(f, ",%.3f", s[E_JIT].med / s[E_MANUAL].med);
       fprintf(f, ",%.3f,%.3f", rs[i].build_dl_us, rs[i].build_mpi_us);
       csv_num(f, ",%.3f", rs[i].jit_ms);
+      csv_num(f, ",%.4f", rs[i].jit_ms >= 0 ? rs[i].cached_ms : -1);
       fputc('\n', f);
     }
   f = bench_file_open(&json);
@@ -428,7 +452,9 @@ static bool write_files(const opts *o, const result *rs, int n, double mc_big,
           "  \"memcpy_mbs\": {\"large\": %.1f, \"cache\": %.1f},\n",
           o->full ? "full" : "quick", o->jit ? "true" : "false", mc_big, mc_cache);
   fprintf(f, "  \"jit_start_ms\": ");
-  json_num(f, "%.3f", jit_start_ms);
+  json_num(f, "%.3f", starts[0]);
+  fprintf(f, ",\n  \"jit_cached_start_ms\": ");
+  json_num(f, "%.3f", starts[1]);
   fprintf(f, ",\n  \"latency_ns\": {\"struct64_dataloop\": %.1f, \"struct64_mpich\": %.1f, "
           "\"vector3_dataloop\": %.1f, \"vector3_mpich\": %.1f},\n  \"tests\": [\n",
           lat[0], lat[1], lat[2], lat[3]);
@@ -438,6 +464,8 @@ static bool write_files(const opts *o, const result *rs, int n, double mc_big,
             "\"jit_ms\": ", rs[i].name, rs[i].group, rs[i].packed, rs[i].extent,
             rs[i].build_dl_us, rs[i].build_mpi_us);
     json_num(f, "%.3f", rs[i].jit_ms);
+    fprintf(f, ", \"jit_cached_ms\": ");
+    json_num(f, "%.4f", rs[i].jit_ms >= 0 ? rs[i].cached_ms : -1);
     for (int dir = 0; dir < (o->unpack ? 2 : 1); dir++) {
       const stat3 *s = dir ? rs[i].unpack : rs[i].pack;
       fprintf(f, ", \"%s\": {", dir ? "unpack" : "pack");
@@ -471,6 +499,130 @@ static bool write_files(const opts *o, const result *rs, int n, double mc_big,
   return ok;
 }
 
+/* ---- compiles from the object cache ----
+ * The run compiles into an object cache folder of its own, made fresh
+ * (DL_JIT_CACHE, set before the JIT starts), so `jit ms` is a cold compile
+ * that also writes its object. Then this program runs again in a second
+ * process with --compile-pass, which compiles the same types in the same
+ * order from that folder and prints each time. */
+
+static void warm_type(dl_type **t)
+{
+  dl_type_vector(3, 1, 5, dl_builtin(DL_INT16), t);
+  dl_type_commit(*t);
+}
+
+/* compile time in ms, or -1 when nothing compiles */
+static double compile_ms(dl_type *t)
+{
+  double c0 = bench_now();
+  int rc = dl_type_compile(t);
+  return rc == DL_OK ? (bench_now() - c0) * 1e3 : -1;
+}
+
+/* --compile-pass: "start <ms>", then "<ms> <name>" for each selected test */
+static int compile_pass(const opts *o, const bentry *const *groups)
+{
+  dl_type *w;
+  warm_type(&w);
+  printf("start %.4f\n", compile_ms(w));
+  dl_type_free(&w);
+  bench_types_only = true;
+  for (int g = 0; g < 3; g++)
+    for (const bentry *e = groups[g]; e->name; e++) {
+      if (!bench_matches(e->name, o->filter))
+        continue;
+      btest t;
+      if (bench_make(e, &t))
+        printf("%.4f %s\n", compile_ms(t.dt), t.name);
+      bench_free(&t);
+    }
+  return 0;
+}
+
+static bool fresh_cache(opts *o)
+{
+  const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+  size_t n = strlen(tmp) + 40;
+  o->cache = malloc(n);
+  snprintf(o->cache, n, "%s/dataloop-bench-jit.XXXXXX", tmp);
+  if (!mkdtemp(o->cache)) {
+    fprintf(stderr, "dataloop-bench: no object cache folder in %s: %s\n", tmp,
+            strerror(errno));
+    free(o->cache);
+    o->cache = NULL;
+    return false;
+  }
+  return setenv("DL_JIT_CACHE", o->cache, 1) == 0;
+}
+
+static void remove_cache(opts *o)
+{
+  if (!o->cache)
+    return;
+  DIR *d = opendir(o->cache);
+  for (struct dirent *e; d && (e = readdir(d));) {
+    char p[4200];
+    snprintf(p, sizeof(p), "%s/%s", o->cache, e->d_name);
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+      unlink(p);
+  }
+  if (d)
+    closedir(d);
+  rmdir(o->cache);
+  free(o->cache);
+  o->cache = NULL;
+}
+
+/* runs the compile pass in a second process and fills cached_ms; its
+   JIT start-up in *start_ms (-1 if it did not run) */
+static void cached_times(const opts *o, result *rs, int n, double *start_ms)
+{
+  *start_ms = -1;
+  for (int i = 0; i < n; i++)
+    rs[i].cached_ms = -1;
+  int fds[2];
+  if (pipe(fds))
+    return;
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    close(fds[0]);
+    close(fds[1]);
+    char *argv[5] = {"dataloop-bench", "--compile-pass", NULL, NULL, NULL};
+    if (o->filter) {
+      argv[2] = "--filter";
+      argv[3] = (char *)o->filter;
+    }
+    execv("/proc/self/exe", argv);
+    _exit(127);
+  }
+  close(fds[1]);
+  FILE *f = pid > 0 ? fdopen(fds[0], "r") : NULL;
+  char line[256];
+  while (f && fgets(line, sizeof(line), f)) {
+    line[strcspn(line, "\n")] = '\0';
+    char *sp = strchr(line, ' ');
+    if (!sp)
+      continue;
+    *sp = '\0';
+    const char *rest = sp + 1;
+    if (!strcmp(line, "start")) {
+      *start_ms = atof(rest);
+      continue;
+    }
+    for (int i = 0; i < n; i++)
+      if (!strcmp(rs[i].name, rest))
+        rs[i].cached_ms = atof(line);
+  }
+  if (f)
+    fclose(f);
+  else
+    close(fds[0]);
+  if (pid > 0)
+    waitpid(pid, NULL, 0);
+}
+
 static void usage(FILE *to, int code)
 {
   fprintf(to,
@@ -487,6 +639,9 @@ static void usage(FILE *to, int code)
     "                 plot.gp) to DIR, made with its parents; default\n"
     "                 ./" BENCH_OUT_DEFAULT " (in the working directory)\n"
     "  -h, --help     this text\n"
+    "  --compile-pass only build and compile every selected test's type,\n"
+    "                 printing the times (the benchmark runs itself so, in a\n"
+    "                 second process, to time compiles from the object cache)\n"
     "Without a JIT (built without --with-llvm) the dl-jit and jit-64K columns\n"
     "show - and their CSV fields are empty. Exit status: 0 when every test\n"
     "checked and every file was written, 1 otherwise, 2 for a bad option.\n");
@@ -506,6 +661,8 @@ int main(int argc, char **argv)
       o.builds = 31;
     } else if (!strcmp(argv[i], "--quick")) {
       o.full = false;
+    } else if (!strcmp(argv[i], "--compile-pass")) {
+      o.compile_pass = true;
     } else if (!strcmp(argv[i], "--unpack")) {
       o.unpack = true;
     } else if (!strcmp(argv[i], "--filter") && i + 1 < argc) {
@@ -523,11 +680,20 @@ int main(int argc, char **argv)
   for (int g = 0; g < 3; g++)
     for (const bentry *e = groups[g]; e->name && nn < 128; e++)
       names[nn++] = e->name;
-  if (!bench_count_matches("dataloop-bench", names, nn, o.filter) ||
-      !bench_out_dir("dataloop-bench", o.out))
+  if (!bench_count_matches("dataloop-bench", names, nn, o.filter))
     return 1;
   /* the dataloop columns interpret; the dl-jit columns compile explicitly */
   setenv("DL_JIT", "0", 1);
+  if (o.compile_pass) {
+    MPI_Init(&argc, &argv);
+    compile_pass(&o, groups);
+    MPI_Finalize();
+    return 0;
+  }
+  if (!bench_out_dir("dataloop-bench", o.out))
+    return 1;
+  if (!fresh_cache(&o))
+    setenv("DL_JIT_CACHE", "off", 1);    /* jit ms stays a cold compile */
   MPI_Init(&argc, &argv);
   double mc_big = memcpy_rate(64 << 20, &o), mc_cache = memcpy_rate(128 << 10, &o);
   printf("dataloop benchmark (%s): median of %d batches of >= %.0f ms each\n",
@@ -547,8 +713,7 @@ int main(int argc, char **argv)
   /* the JIT's one-time start-up, with a compile of a shape no test has, so
      that each test's compile time below is its own */
   dl_type *warm;
-  dl_type_vector(3, 1, 5, dl_builtin(DL_INT16), &warm);
-  dl_type_commit(warm);
+  warm_type(&warm);
   double w0 = bench_now();
   int wrc = dl_type_compile(warm);
   double jit_start_ms = wrc == DL_OK ? (bench_now() - w0) * 1e3 : -1;
@@ -578,9 +743,14 @@ int main(int argc, char **argv)
         print_row(&rs[n], rs[n].unpack, " unpack");
       n++;
     }
-  compile_summary(rs, n);
+  double cached_start_ms = -1;
+  if (o.jit && o.cache)
+    cached_times(&o, rs, n, &cached_start_ms);
+  remove_cache(&o);
+  compile_summary(rs, n, cached_start_ms);
   payback_summary(&o, rs, n);
-  bool written = write_files(&o, rs, n, mc_big, mc_cache, lat, jit_start_ms);
+  double starts[2] = {jit_start_ms, cached_start_ms};
+  bool written = write_files(&o, rs, n, mc_big, mc_cache, lat, starts);
   if (written)
     printf("\nresults: %s/results.csv, %s/results.json\n", o.out, o.out);
   free(rs);

@@ -1,7 +1,9 @@
 ; ModuleID = 'dataloop'
 source_filename = "dataloop"
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-pc-linux-gnu"
 
-define void @dlf0(i8* noalias %0, i8* noalias %1, i64 %2, i64 %3) {
+define void @dl_748c2fab580803ea(i8* noalias %0, i8* noalias %1, i64 %2, i64 %3) {
 entry:
   %4 = icmp slt i64 %2, %3
   br i1 %4, label %loop, label %done
@@ -11,7 +13,7 @@ loop:                                             ; preds = %latch, %entry
   %out = phi i8* [ %1, %entry ], [ %7, %latch ]
   %5 = mul i64 %i, 8
   %6 = getelementptr i8, i8* %0, i64 %5
-  call void @dlf2(i8* %6, i8* %out, i64 0, i64 80)
+  call void @dl_1d7397f400f973a4(i8* %6, i8* %out, i64 0, i64 80)
   %7 = getelementptr i8, i8* %out, i64 327680
   %8 = add i64 %i, 1
   %9 = icmp slt i64 %8, %3
@@ -25,7 +27,7 @@ latch:                                            ; preds = %loop
   br label %loop
 }
 
-define void @dlf1(i8* noalias %0, i8* noalias %1, i64 %2, i64 %3) {
+define void @dl_1486dbb3ae3dc07b(i8* noalias %0, i8* noalias %1, i64 %2, i64 %3) {
 entry:
   %4 = icmp eq i64 %3, 24
   %5 = icmp eq i64 %2, 0
@@ -1243,7 +1245,7 @@ loop11:                                           ; preds = %latch15, %part
   %out14 = phi i8* [ %1, %part ], [ %984, %latch15 ]
   %982 = mul i64 %i13, 8
   %983 = getelementptr i8, i8* %0, i64 %982
-  call void @dlf3(i8* %983, i8* %out14, i64 0, i64 80)
+  call void @dl_bd6e43fc572f3035(i8* %983, i8* %out14, i64 0, i64 80)
   %984 = getelementptr i8, i8* %out14, i64 327680
   %985 = add i64 %i13, 1
   %986 = icmp slt i64 %985, %3
@@ -1257,7 +1259,7 @@ latch15:                                          ; preds = %loop11
   br label %loop11
 }
 
-define void @dlf2(i8* noalias %0, i8* noalias %1, i64 %2, i64 %3) {
+define void @dl_1d7397f400f973a4(i8* noalias %0, i8* noalias %1, i64 %2, i64 %3) {
 entry:
   %4 = icmp slt i64 %2, %3
   br i1 %4, label %loop, label %done
@@ -1678,7 +1680,7 @@ latch5:                                           ; preds = %done2
   br label %loop
 }
 
-define void @dlf3(i8* noalias %0, i8* noalias %1, i64 %2, i64 %3) {
+define void @dl_bd6e43fc572f3035(i8* noalias %0, i8* noalias %1, i64 %2, i64 %3) {
 entry:
   %4 = icmp slt i64 %2, %3
   br i1 %4, label %loop, label %done

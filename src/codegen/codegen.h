@@ -33,4 +33,25 @@ DLI_HIDDEN bool dli_cg_emit(LLVMValueRef fn, const dli_loop *l, int dir,
    packed order (loop reordering), for tracing and tests. */
 DLI_HIDDEN bool dli_cg_reorders(const dli_loop *l, int dir);
 
+/* The object cache (objcache.c): values (compiled objects) stored under
+   keys (the shapes they were compiled from) in files that outlive the
+   process. Callers serialize calls. */
+typedef struct dli_objcache_counts {
+  unsigned long hits, misses;
+  unsigned long refused;      /* a file under the key's name failed a check */
+  unsigned long written, failed;
+  unsigned long evicted;      /* removed to keep the folder in its bound */
+} dli_objcache_counts;
+
+/* ident: everything besides the key that the value depends on */
+DLI_HIDDEN void dli_objcache_start(const char *ident);
+/* the value stored under key (malloc'd), or NULL */
+DLI_HIDDEN void *dli_objcache_get(const void *key, size_t len, size_t *value_len);
+DLI_HIDDEN void dli_objcache_put(const void *key, size_t len, const void *value,
+                                 size_t value_len);
+/* for tests and the benchmark */
+DLI_HIDDEN void dli_objcache_counts_get(dli_objcache_counts *out);
+DLI_HIDDEN const char *dli_objcache_dir(void);        /* NULL: no cache */
+DLI_HIDDEN const char *dli_objcache_identity(void);
+
 #endif

@@ -1,14 +1,18 @@
 /* The JIT: one LLJIT for the process, started at first use; compiled code
  * cached by the shape of the loop it was compiled from, so identical
- * shapes compile once; one module (one pass of code generation) per type.
- * Code generation runs at LLVM's fastest level: the emitted IR already has
- * its constants, unrolling and order, and a type must compile in well
- * under a millisecond. */
+ * shapes compile once; one module (one pass of code generation) per type,
+ * lowered here to an object that the object cache keeps across runs.
+ * Functions are named by their shape, so an object serves any process
+ * that needs the same shapes. Code generation runs at LLVM's fastest
+ * level: the emitted IR already has its constants, unrolling and order,
+ * and a type must compile in well under a millisecond. */
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/LLJIT.h>
@@ -18,12 +22,16 @@
 #include <llvm-c/TargetMachine.h>
 #include "codegen.h"
 #include "../../dataloop/env.h"
+#include "build-id.h"
 
 static struct {
   LLVMOrcLLJITRef jit;
+  LLVMTargetMachineRef tm;   /* lowers modules to objects */
+  LLVMTargetDataRef layout;
+  char *triple;
   bool ready;
-  pthread_mutex_t lock;      /* compiles and the cache, one at a time */
-  unsigned long next;        /* function names */
+  pthread_mutex_t lock;      /* compiles and the caches, one at a time */
+  unsigned long next;        /* names of functions whose shape hash is taken */
   struct entry *table;       /* the shape cache, open addressing */
   size_t cap, used;
   bool strict, dump;         /* DL_JIT_STRICT, DL_JIT_DUMP */
@@ -48,6 +56,30 @@ static bool ok(LLVMErrorRef e, const char *what)
   return false;
 }
 
+static LLVMTargetMachineRef machine(LLVMTargetRef target, const char *cpu,
+                                    const char *features, int level)
+{
+  return LLVMCreateTargetMachine(target, J.triple, cpu, features,
+                                 (LLVMCodeGenOptLevel)level, LLVMRelocDefault,
+                                 LLVMCodeModelJITDefault);
+}
+
+/* what a compiled object depends on besides the shapes it was compiled
+   from: the library's sources, LLVM, the CPU and the code generation level */
+static void start_object_cache(const char *cpu, const char *features, int level)
+{
+  char head[256];
+  int n = snprintf(head, sizeof(head), "dataloop %s sources %s llvm %s %s %s O%d ",
+                   dl_version(), DLI_BUILD_ID, LLVM_VERSION_STRING, J.triple, cpu, level);
+  size_t len = (size_t)n + strlen(features) + 1;
+  char *ident = malloc(len);
+  if (!ident)
+    return;
+  snprintf(ident, len, "%s%s", head, features);
+  dli_objcache_start(ident);
+  free(ident);
+}
+
 static void start(void)
 {
   double t0 = (double)clock();
@@ -55,24 +87,24 @@ static void start(void)
   J.dump = dli_env_flag("DL_JIT_DUMP", false);
   if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter())
     return;
-  char *triple = LLVMGetDefaultTargetTriple(), *err = NULL;
+  char *err = NULL;
+  J.triple = LLVMGetDefaultTargetTriple();
   LLVMTargetRef target;
-  if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+  if (LLVMGetTargetFromTriple(J.triple, &target, &err)) {
     LLVMDisposeMessage(err);
-    LLVMDisposeMessage(triple);
     return;
   }
   char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
   int level = (int)dli_env_int("DL_JIT_OPT", 0, 0, 3);   /* LLVM's codegen level */
-  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
-      target, triple, cpu, features, (LLVMCodeGenOptLevel)level, LLVMRelocDefault,
-      LLVMCodeModelJITDefault);
-  LLVMDisposeMessage(triple);
-  LLVMDisposeMessage(cpu);
-  LLVMDisposeMessage(features);
+  J.tm = machine(target, cpu, features, level);
+  J.layout = LLVMCreateTargetDataLayout(J.tm);
+  start_object_cache(cpu, features, level);
   LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
   LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
-      builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
+      builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(
+                   machine(target, cpu, features, level)));
+  LLVMDisposeMessage(cpu);
+  LLVMDisposeMessage(features);
   if (!ok(LLVMOrcCreateLLJIT(&J.jit, builder), "start"))
     return;
   /* memcpy, for long blocks, comes from the process */
@@ -83,8 +115,9 @@ static void start(void)
   LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(J.jit), gen);
   J.ready = true;
   if (dli_trace())
-    fprintf(stderr, "dataloop: jit: started in %.2f ms\n",
-            ((double)clock() - t0) * 1e3 / CLOCKS_PER_SEC);
+    fprintf(stderr, "dataloop: jit: started in %.2f ms, object cache %s\n",
+            ((double)clock() - t0) * 1e3 / CLOCKS_PER_SEC,
+            dli_objcache_dir() ? dli_objcache_dir() : "off");
 }
 
 /* ---- shapes ---- */
@@ -185,6 +218,7 @@ typedef struct job {
   size_t len;
   char name[24];
   LLVMValueRef fn;           /* declared in the batch's module */
+  bool code;                 /* its body compiled (or the cached object has it) */
 } job;
 
 typedef struct batch {
@@ -192,10 +226,22 @@ typedef struct batch {
   size_t n, cap;
   LLVMModuleRef m;
   bool nomem;
+  bool local;                /* a name is this process's own: not for the disk */
+  double ir_ms, lower_ms;
 } batch;
 
+/* whether a shape in the cache other than the one being added has hash h
+   (functions are named by it); the table always has an empty slot */
+static bool hash_taken(uint64_t h)
+{
+  for (size_t i = h % J.cap; J.table[i].key; i = (i + 1) % J.cap)
+    if (J.table[i].hash == h)
+      return true;
+  return false;
+}
+
 /* the functions for loop l in the directions of mask */
-static void add_jobs(batch *bt, const dli_loop *l, LLVMContextRef ctx, int mask)
+static void add_jobs(batch *bt, const dli_loop *l, int mask)
 {
   for (int dir = 0; dir < 2; dir++) {
     if (!(mask & (1 << dir)))
@@ -216,6 +262,7 @@ static void add_jobs(batch *bt, const dli_loop *l, LLVMContextRef ctx, int mask)
         __atomic_store_n(&((dli_loop *)l)->jit[dir], e->fn, __ATOMIC_RELEASE);
       continue;
     }
+    bool taken = hash_taken(h);
     *e = (struct entry){h, k.p, k.n, NULL};
     J.used++;
     if (bt->n == bt->cap) {
@@ -229,11 +276,13 @@ static void add_jobs(batch *bt, const dli_loop *l, LLVMContextRef ctx, int mask)
       bt->cap = cap;
     }
     job *j = &bt->jobs[bt->n++];
-    *j = (job){l, dir, h, e->key, e->len, {0}, NULL};
-    snprintf(j->name, sizeof(j->name), "dlf%lu", J.next++);
-    if (!bt->m)
-      bt->m = LLVMModuleCreateWithNameInContext("dataloop", ctx);
-    j->fn = LLVMAddFunction(bt->m, j->name, dli_cg_fn_type(ctx));
+    *j = (job){l, dir, h, e->key, e->len, {0}, NULL, false};
+    if (taken) {
+      snprintf(j->name, sizeof(j->name), "dlu%lu", J.next++);
+      bt->local = true;
+    } else {
+      snprintf(j->name, sizeof(j->name), "dl_%016" PRIx64, h);
+    }
   }
 }
 
@@ -247,26 +296,11 @@ static LLVMValueRef batch_callee(void *ctx, const dli_loop *l, int dir)
   return NULL;
 }
 
-/* the bodies, once every function is declared; a body that does not
-   compile leaves its function out (callers emit that loop inline) */
-static void emit_all(batch *bt)
-{
-  for (size_t i = bt->n; i-- > 0;) {      /* inner loops were collected last */
-    job *j = &bt->jobs[i];
-    LLVMValueRef fn = j->fn;
-    j->fn = NULL;                         /* not callable while being built */
-    if (dli_cg_emit(fn, j->l, j->dir, batch_callee, bt))
-      j->fn = fn;
-    else
-      LLVMDeleteFunction(fn);
-  }
-}
-
 /* the loops that get code, each requested direction, from the cache or
-   emitted into the batch's module: the root (one-shot calls use it), and
-   on each path below it the first loop whose elements are small enough
-   for chunked processing to find whole ones */
-static void collect(batch *bt, const dli_loop *l, LLVMContextRef ctx, int mask, bool root)
+   new in the batch: the root (one-shot calls use it), and on each path
+   below it the first loop whose elements are small enough for chunked
+   processing to find whole ones */
+static void collect(batch *bt, const dli_loop *l, int mask, bool root)
 {
   /* a single run is one memcpy already: nothing to gain */
   bool eligible = dli_jit_shape_ok(l) && !dli_is_dense(l);
@@ -275,39 +309,97 @@ static void collect(batch *bt, const dli_loop *l, LLVMContextRef ctx, int mask, 
      interpreter already: code of its own would only be slower */
   bool own = !(l->leaf && l->kind != DLI_CONTIG && l->count > DLI_CG_UNROLL);
   if (eligible && own && (root || small))
-    add_jobs(bt, l, ctx, mask);
+    add_jobs(bt, l, mask);
   if (eligible && small && !root)
     return;
   if (l->kind == DLI_STRUCT)
     for (dl_count i = 0; i < l->count; i++)
-      collect(bt, l->children[i], ctx, mask, false);
+      collect(bt, l->children[i], mask, false);
   else if (!l->leaf)
-    collect(bt, l->child, ctx, mask, false);
+    collect(bt, l->child, mask, false);
 }
 
-/* hands the module to the JIT and fills the cache and the loops */
-static bool link_batch(batch *bt, LLVMOrcThreadSafeContextRef tsc)
+/* the key of the batch's object: its jobs' shapes, in order */
+static bool batch_key(const batch *bt, bytes *k)
 {
-  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(bt->m, tsc);
-  bt->m = NULL;                        /* owned by the JIT now */
-  if (!ok(LLVMOrcLLJITAddLLVMIRModule(J.jit, LLVMOrcLLJITGetMainJITDylib(J.jit), tsm),
-          "add module"))
-    return false;
-  bool any = false;
+  for (size_t i = 0; i < bt->n; i++) {
+    uint64_t len = bt->jobs[i].len;
+    put(k, &len, sizeof(len));
+    put(k, bt->jobs[i].key, bt->jobs[i].len);
+  }
+  return !k->nomem;
+}
+
+/* adds the object that defines the batch's functions, and publishes those
+   into the cache and the loops */
+static void link_object(batch *bt, LLVMMemoryBufferRef obj)
+{
+  if (!ok(LLVMOrcLLJITAddObjectFile(J.jit, LLVMOrcLLJITGetMainJITDylib(J.jit), obj),
+          "add object"))
+    return;
   for (size_t i = 0; i < bt->n; i++) {
     job *j = &bt->jobs[i];
-    if (!j->fn)
-      continue;
     LLVMOrcExecutorAddress a;
-    if (!ok(LLVMOrcLLJITLookup(J.jit, &a, j->name), "lookup"))
+    if (!j->code || !ok(LLVMOrcLLJITLookup(J.jit, &a, j->name), "lookup"))
       continue;
     bytes k = {j->key, j->len, j->len, false};
     struct entry *e = slot(&k, j->hash);
     e->fn = (void *)(uintptr_t)a;
     __atomic_store_n(&((dli_loop *)j->l)->jit[j->dir], e->fn, __ATOMIC_RELEASE);
-    any = true;
   }
-  return any;
+}
+
+/* The object stored under key: a flag per job (whether the object
+   defines its function), then the object file. */
+static bool from_disk(batch *bt, const bytes *key)
+{
+  size_t len;
+  unsigned char *v = dli_objcache_get(key->p, key->n, &len);
+  if (!v)
+    return false;
+  bool whole = len > bt->n;
+  for (size_t i = 0; whole && i < bt->n; i++)
+    bt->jobs[i].code = v[i] == 1;
+  if (whole)
+    link_object(bt, LLVMCreateMemoryBufferWithMemoryRangeCopy(
+                        (const char *)v + bt->n, len - bt->n, "dataloop"));
+  free(v);
+  return whole;
+}
+
+static void to_disk(const batch *bt, const bytes *key, LLVMMemoryBufferRef obj)
+{
+  size_t n = LLVMGetBufferSize(obj);
+  unsigned char *v = malloc(bt->n + n);
+  if (!v)
+    return;
+  for (size_t i = 0; i < bt->n; i++)
+    v[i] = bt->jobs[i].code;
+  memcpy(v + bt->n, LLVMGetBufferStart(obj), n);
+  dli_objcache_put(key->p, key->n, v, bt->n + n);
+  free(v);
+}
+
+/* the bodies, once every function is declared; a body that does not
+   compile leaves its function out (callers emit that loop inline) */
+static void emit_all(batch *bt, LLVMContextRef ctx)
+{
+  bt->m = LLVMModuleCreateWithNameInContext("dataloop", ctx);
+  LLVMSetTarget(bt->m, J.triple);
+  LLVMSetModuleDataLayout(bt->m, J.layout);
+  for (size_t i = 0; i < bt->n; i++)
+    bt->jobs[i].fn = LLVMAddFunction(bt->m, bt->jobs[i].name, dli_cg_fn_type(ctx));
+  for (size_t i = bt->n; i-- > 0;) {      /* inner loops were collected last */
+    job *j = &bt->jobs[i];
+    LLVMValueRef fn = j->fn;
+    j->fn = NULL;                         /* not callable while being built */
+    if (dli_cg_emit(fn, j->l, j->dir, batch_callee, bt)) {
+      j->fn = fn;
+      j->code = true;
+    } else {
+      LLVMDeleteFunction(fn);
+    }
+  }
 }
 
 static bool has_code(const dli_loop *l, int dir)
@@ -323,8 +415,10 @@ static bool has_code(const dli_loop *l, int dir)
   return !l->leaf && has_code(l->child, dir);
 }
 
-static double ms_between(struct timespec a, struct timespec b)
+static double ms_since(struct timespec a)
 {
+  struct timespec b;
+  clock_gettime(CLOCK_MONOTONIC, &b);
   return (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
 }
 
@@ -346,6 +440,39 @@ static bool verified(LLVMModuleRef m)
   return false;
 }
 
+/* emits, checks and lowers the batch, keeps the object under key (unless
+   NULL) and links it */
+static void compile_batch(batch *bt, const bytes *key)
+{
+  struct timespec t0;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  LLVMContextRef ctx = LLVMContextCreate();
+  emit_all(bt, ctx);
+  if (J.dump) {                           /* the IR, for doc/codegen.md */
+    char *ir = LLVMPrintModuleToString(bt->m);
+    fputs(ir, stderr);
+    LLVMDisposeMessage(ir);
+  }
+  bt->ir_ms = ms_since(t0);
+  char *err = NULL;
+  LLVMMemoryBufferRef obj = NULL;
+  if (verified(bt->m) &&
+      LLVMTargetMachineEmitToMemoryBuffer(J.tm, bt->m, LLVMObjectFile, &err, &obj)) {
+    if (dli_trace())
+      fprintf(stderr, "dataloop: jit: lowering: %s\n", err);
+    LLVMDisposeMessage(err);
+    obj = NULL;
+  }
+  LLVMDisposeModule(bt->m);
+  LLVMContextDispose(ctx);
+  bt->lower_ms = ms_since(t0) - bt->ir_ms;
+  if (!obj)
+    return;
+  if (key)
+    to_disk(bt, key, obj);
+  link_object(bt, obj);
+}
+
 const bool dli_jit_built = true;
 
 int dli_jit_compile(dl_type *t, int mask)
@@ -355,30 +482,22 @@ int dli_jit_compile(dl_type *t, int mask)
   pthread_once(&start_once, start);
   if (!J.ready)
     return DL_ERR_UNSUPPORTED;
-  struct timespec t0, t1;
+  struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   pthread_mutex_lock(&J.lock);
-  LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
   batch bt = {0};
-  collect(&bt, t->loop, LLVMOrcThreadSafeContextGetContext(tsc), mask, true);
-  if (bt.m)
-    emit_all(&bt);
-  struct timespec te;
-  clock_gettime(CLOCK_MONOTONIC, &te);
-  int rc = DL_OK;
-  if (bt.nomem)
-    rc = DL_ERR_NOMEM;
-  if (bt.m && J.dump) {                   /* the IR, for doc/codegen.md */
-    char *ir = LLVMPrintModuleToString(bt.m);
-    fputs(ir, stderr);
-    LLVMDisposeMessage(ir);
+  collect(&bt, t->loop, mask, true);
+  bool hit = false;
+  if (bt.n > 0 && !bt.nomem) {
+    bytes key = {0};
+    bool keep = !bt.local && batch_key(&bt, &key);
+    hit = keep && !J.dump && from_disk(&bt, &key);   /* a dump shows new IR */
+    if (!hit)
+      compile_batch(&bt, keep ? &key : NULL);
+    free(key.p);
   }
-  if (bt.m && bt.n > 0 && !bt.nomem && verified(bt.m))
-    link_batch(&bt, tsc);
-  if (bt.m)
-    LLVMDisposeModule(bt.m);
-  LLVMOrcDisposeThreadSafeContext(tsc);
   free(bt.jobs);
+  int rc = bt.nomem ? DL_ERR_NOMEM : DL_OK;
   bool any = false;
   for (int dir = 0; dir < 2; dir++)
     if ((mask & (1 << dir)) && has_code(t->loop, dir)) {
@@ -389,10 +508,10 @@ int dli_jit_compile(dl_type *t, int mask)
   if (!any && !rc)
     rc = DL_ERR_UNSUPPORTED;
   pthread_mutex_unlock(&J.lock);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
   if (dli_trace())
-    fprintf(stderr, "dataloop: jit: type %p: %zu new functions, %s, %.3f ms "
-            "(IR %.3f ms)\n", (void *)t, bt.n, any ? "compiled" : "interpreted",
-            ms_between(t0, t1), ms_between(t0, te));
+    fprintf(stderr, "dataloop: jit: type %p: %zu new functions%s, %s, %.3f ms "
+            "(IR %.3f ms, lowering %.3f ms)\n", (void *)t, bt.n,
+            hit ? " from the object cache" : "", any ? "compiled" : "interpreted",
+            ms_since(t0), bt.ir_ms, bt.lower_ms);
   return rc;
 }

@@ -238,6 +238,72 @@ static bool exact_size(size_t lo, size_t hi)
     }                                                                       \
   } while (0)
 
+/* every step-th block of a piece (offs advanced to the first), all of
+   length n, to or from the stream at pk, group bytes apart */
+INLINE char *phase_loop(char *pk, const dl_piece *q, size_t n, int cls, int dir)
+{
+  char *m = q->base;
+  const dl_aint *offs = q->offs;
+  const dl_count count = q->count, step = q->stride;
+  const size_t group = (size_t)q->rep_stride;
+  for (dl_count g = 0; g < count; g++)
+    copy_block(pk + (size_t)g * group, dli_at(m, offs[g * step]), n, cls, dir);
+  return pk;
+}
+
+/* packed bytes of a tile of groups: the tile's stream and offsets stay in
+   L1 while each phase passes over it */
+enum { PERIOD_TILE_BYTES = 4096 };
+
+/* Block lengths that repeat every P blocks (dataloop/period.c): per tile
+   of groups of P blocks, one pass per phase, each at a constant length;
+   the blocks after the last whole group as any indexed blocks. */
+static char *period_loop(char *pk, const dl_piece *p, int dir)
+{
+  const dl_count P = (dl_count)p->period, count = p->count, groups = count / P;
+  const dl_count *pre = p->pre;
+  const size_t group = (size_t)(pre[P] - pre[0]), per = (size_t)(pre[count] - pre[0]);
+  const dl_count tile = group >= PERIOD_TILE_BYTES / 16 ? 16
+                                                       : (dl_count)(PERIOD_TILE_BYTES / group);
+  size_t at[DLI_PERIOD_MAX], len[DLI_PERIOD_MAX];
+  for (dl_count j = 0; j < P; j++) {
+    at[j] = (size_t)(pre[j] - pre[0]);
+    len[j] = (size_t)(pre[j + 1] - pre[j]);
+  }
+  dl_piece rest = *p;
+  rest.reps = 1;
+  rest.count = count - groups * P;
+  rest.offs = p->offs + groups * P;
+  rest.pre = pre + groups * P;
+  for (dl_count r = 0; r < p->reps; r++) {
+    char *m = dli_at(p->base, r * p->rep_stride);
+    for (dl_count g0 = 0; g0 < groups; g0 += tile) {
+      dl_count gn = groups - g0 < tile ? groups - g0 : tile;
+      for (dl_count j = 0; j < P; j++) {
+        dl_piece q = {.base = m, .offs = p->offs + g0 * P + j, .count = gn, .stride = P,
+                      .rep_stride = (dl_aint)group};
+        char *out = pk + (size_t)g0 * group + at[j];
+        DISPATCH(phase_loop, out, &q, len[j], len[j], dir);
+      }
+    }
+    if (rest.count > 0) {
+      char *out = pk + (size_t)groups * group;
+      rest.base = m;
+      DISPATCH(idx_loop, out, &rest, rest.min_blk, rest.max_blk, dir);
+    }
+    pk += per;
+  }
+  return pk;
+}
+
+/* a period pays where there are groups enough to pass over; unpacking
+   phase by phase needs phases that share no byte */
+static bool by_period(const dl_piece *p, int dir)
+{
+  return p->period >= 2 && p->count >= 8 * (dl_count)p->period &&
+         (dir == PACK || p->apart);
+}
+
 INLINE size_t do_contig(void *st, const dl_piece *p, int dir)
 {
   char **pk = st;
@@ -276,6 +342,8 @@ INLINE size_t do_indexed(void *st, const dl_piece *p, int dir)
     dl_piece q = *p;               /* one length: the blockindexed loops */
     q.blk = p->min_blk;
     DISPATCH(bidx_loop, pk, &q, q.blk, q.blk, dir);
+  } else if (by_period(p, dir)) {
+    pk = period_loop(pk, p, dir);
   } else {
     DISPATCH(idx_loop, pk, p, p->min_blk, p->max_blk, dir);
   }

@@ -50,7 +50,8 @@ static int leaf_piece(const dli_loop *l, uintptr_t user, dl_piece *p)
                     .count = l->count, .blk = (size_t)l->blocklen, .stride = l->stride,
                     .offs = l->kind == DLI_VECTOR ? NULL : l->offs,
                     .pre = l->kind == DLI_INDEXED ? l->pre : NULL,
-                    .min_blk = l->min_blk, .max_blk = l->max_blk};
+                    .min_blk = l->min_blk, .max_blk = l->max_blk,
+                    .period = l->period, .apart = l->apart};
     return l->kind;
   }
   dli_leaf lf;
@@ -59,7 +60,8 @@ static int leaf_piece(const dli_loop *l, uintptr_t user, dl_piece *p)
                   .count = lf.count, .blk = lf.blk, .stride = lf.stride,
                   .offs = lf.kind == DLI_VECTOR ? NULL : lf.offs,
                   .pre = lf.kind == DLI_INDEXED ? lf.pre : NULL,
-                  .min_blk = lf.min_blk, .max_blk = lf.max_blk};
+                  .min_blk = lf.min_blk, .max_blk = lf.max_blk,
+                  .period = lf.period, .apart = lf.apart};
   return lf.kind;
 }
 

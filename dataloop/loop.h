@@ -36,6 +36,10 @@ struct dli_loop {
   uint8_t leaf;      /* elements are bytes */
   uint8_t fuse;      /* non-leaf repeating a leaf child at one fixed stride */
   uint8_t unit;      /* leaf: basic element size (1 when mixed) */
+  uint8_t period;    /* leaf INDEXED: block lengths repeat every `period`
+                        blocks (2..DLI_PERIOD_MAX); 0: not so */
+  uint8_t apart;     /* leaf INDEXED with a period: blocks of different
+                        phases share no byte */
   int32_t depth;     /* loops from here down to the deepest leaf; leaf: 1 */
   dl_count count;    /* CONTIG: elements (leaf: bytes); others: blocks */
   dl_count size;     /* packed bytes of one instance of the loop */
@@ -287,6 +291,12 @@ static inline dl_count dli_block_bytes(const dli_loop *l, dl_count i)
    same few cache sets: the FFT transpose's columns). Only when no two
    blocks overlap, so that the order of the copies cannot change a byte. */
 #define DLI_TILE_BYTES 64
+
+/* Leaf INDEXED loops whose block lengths repeat with a short period (a
+   struct over several arrays, one block of each per element): the kernels
+   move them one length at a time (dataloop/period.c, actions/copy.c). */
+#define DLI_PERIOD_MAX 16
+DLI_HIDDEN void dli_find_period(dli_loop *l);
 static inline bool dli_transposes(dl_count reps, dl_aint rep_stride, dl_count count,
                                   dl_aint blk, dl_aint stride)
 {

@@ -144,6 +144,7 @@ int dli_finish_node(dli_loop *l)
       if (len < l->min_blk) l->min_blk = len;
       if (len > l->max_blk) l->max_blk = len;
     }
+    dli_find_period(l);
   }
   return DL_OK;
 }

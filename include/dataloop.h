@@ -372,6 +372,10 @@ typedef struct dl_piece {
                             be 0) */
   size_t min_blk, max_blk; /* indexed: bounds on block bytes */
   size_t pos;            /* packed-stream position of the piece's first byte */
+  unsigned period;       /* indexed: block lengths repeat every period
+                            blocks (0: not known to) */
+  int apart;             /* indexed with a period: blocks of different phases
+                            share no byte */
 } dl_piece;
 
 typedef size_t (*dl_leaf_fn)(void *state, const dl_piece *p);

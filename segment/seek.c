@@ -33,8 +33,9 @@ void dli_leaf_load(dli_leaf *lf, const dli_loop *l, uintptr_t origin)
                    .reps = reps, .rstride = rstride, .count = l->count,
                    .blk = (size_t)l->blocklen, .stride = l->stride,
                    .offs = l->offs, .pre = l->pre, .min_blk = l->min_blk,
-                   .max_blk = l->max_blk, .lo = l->tlb - l->offset,
-                   .hi = l->tub - l->offset, .repbytes = (size_t)l->size};
+                   .max_blk = l->max_blk, .period = l->period, .apart = l->apart,
+                   .lo = l->tlb - l->offset, .hi = l->tub - l->offset,
+                   .repbytes = (size_t)l->size};
   if (l->kind == DLI_CONTIG) {
     /* one run per repetition: a vector over the repetitions */
     lf->kind = DLI_VECTOR;

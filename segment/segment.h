@@ -37,6 +37,8 @@ typedef struct dli_leaf {
   const dl_aint *offs;
   const dl_count *pre;
   size_t min_blk, max_blk;
+  unsigned period;        /* indexed: of the block lengths (dli_loop) */
+  bool apart;
   dl_aint lo, hi;         /* bytes one repetition touches, from base */
   size_t repbytes;
   size_t total;           /* packed bytes of all repetitions */

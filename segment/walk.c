@@ -82,6 +82,7 @@ static size_t leaf_run(dl_segment *s, size_t avail, const dl_action *a,
   bool whole_reps = lf->i == 0 && avail >= lf->repbytes && lf->reps - lf->r > 1;
   dl_piece p = {.pos = s->pos, .reps = 1, .blk = lf->blk, .stride = lf->stride,
                 .min_blk = lf->min_blk, .max_blk = lf->max_blk,
+                .period = lf->period, .apart = lf->apart,
                 .base = (char *)(lf->base + (uintptr_t)(lf->r * lf->rstride))};
   dl_count k = 0;
   size_t want;

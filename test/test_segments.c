@@ -547,6 +547,136 @@ static const dli_loop *leaf_parent(const dli_loop *l)
    Flash I/O's type): a whole pack takes the interleaved path wherever the
    copies lie within what the element spans, and gives the model's bytes;
    unpacking and packing in chunks, which stay in stream order, agree. */
+/* the smallest period of the lengths (2 <= p, 2p <= n), or 0 */
+static dl_count lens_period(const dl_count *bl, dl_count n)
+{
+  for (dl_count p = 2; p <= DLI_PERIOD_MAX && 2 * p <= n; p++) {
+    dl_count i = p;
+    while (i < n && bl[i] == bl[i - p])
+      i++;
+    if (i == n)
+      return p;
+  }
+  return 0;
+}
+
+/* Block lengths repeating with a short period (a struct over several
+   arrays): the leaf knows its period and whether its phases lie apart
+   (each phase in an array of its own; a phase's slot taken twice keeps
+   them apart, a block inside another phase's array does not), and whole
+   packs, pieces in random order and unpacks give the model's bytes,
+   which the period kernel moves phase by phase. */
+START_TEST(periodic_lengths)
+{
+  rng r = {seed ^ 0x9e71};
+  for (int trial = 0; trial < test_scaled(300); trial++) {
+    dl_count P = rng_range(&r, 2, 6), G = rng_range(&r, 8, 300);
+    dl_count n = G * P + rng_range(&r, 0, P - 1);
+    /* distinct slots; a slot twice; a block in another phase's array;
+       offsets anywhere */
+    int mode = (int)rng_range(&r, 0, 3);
+    dl_count lens[6] = {0}, *bl = malloc((size_t)n * sizeof(dl_count));
+    dl_aint *off = malloc((size_t)n * sizeof(dl_aint));
+    for (dl_count j = 0; j < P; j++)
+      lens[j] = rng_range(&r, 1, 40);
+    if (lens[1] == lens[0])
+      lens[1] = lens[0] + 1;
+    dl_count slots = 2 * G + 4;                /* each phase's array, in blocks */
+    dl_aint array = 0;
+    for (dl_count j = 0; j < P; j++)
+      array = array > slots * lens[j] ? array : slots * lens[j];
+    char *used = calloc((size_t)(P * slots), 1);
+    for (dl_count i = 0; i < n; i++) {
+      dl_count j = i % P, k;
+      bl[i] = lens[j];
+      if (mode == 3) {
+        off[i] = rng_range(&r, 0, array * P);
+        continue;
+      }
+      do
+        k = rng_range(&r, 0, slots - 1);
+      while (used[j * slots + k]);
+      used[j * slots + k] = 1;
+      off[i] = j * (array + 64) + k * lens[j];
+    }
+    dl_count a = rng_range(&r, 0, n - 1 - P);
+    if (mode == 1)                             /* a later block of a's phase */
+      off[a + P * rng_range(&r, 1, (n - 1 - a) / P)] = off[a];
+    if (mode == 2) {       /* the next block, of phase 0, onto a of phase P - 1 */
+      a = P * rng_range(&r, 0, G - 2) + P - 1;
+      off[a + 1] = off[a];
+    }
+    dl_type *t;
+    ck_assert_int_eq(dl_type_hindexed(n, bl, off, dl_builtin(DL_BYTE), &t), DL_OK);
+    ck_assert_int_eq(dl_type_commit(t), DL_OK);
+    char desc[96];
+    snprintf(desc, sizeof(desc), "seed %llu trial %d: period %lld, %lld blocks, mode %d",
+             (unsigned long long)seed, trial, (long long)P, (long long)n, mode);
+    const dli_loop *l = t->loop;
+    if (mode < 3) {
+      ck_assert_msg(l->leaf && l->kind == DLI_INDEXED, "%s: not an indexed leaf", desc);
+      ck_assert_msg(l->period == lens_period(bl, n), "%s: period %d", desc, l->period);
+      ck_assert_msg(l->apart == (mode < 2), "%s: apart %d", desc, l->apart);
+    }
+    model *b = model_builtin(1, 1), *m = model_hindexed(n, bl, off, b);
+    tcase c = {.rt = {.t = t}};
+    dl_count count = rng_range(&r, 1, 3);
+    ck_assert(tcase_layout(&c, m, count, rng_next(&r)) == 0);
+    char *want = malloc(c.size), *got = malloc(c.size);
+    model_pack(c.runs, c.nruns, c.mem.origin, want);
+    size_t pos = 0;
+    ck_assert_int_eq(dl_pack(c.mem.origin, count, t, got, c.size, &pos), DL_OK);
+    ck_assert_msg(pos == c.size && !memcmp(want, got, c.size), "%s: pack", desc);
+    size_t edges[256], order[256], ne = rng_cut(&r, c.size, edges, 256);
+    for (size_t k = 0; k + 1 < ne; k++)
+      order[k] = k;
+    rng_shuffle(&r, order, ne - 1);
+    dl_segment *sg;
+    ck_assert_int_eq(dl_segment_create(c.mem.origin, count, t, &sg), DL_OK);
+    memset(got, 0, c.size);
+    for (size_t k = 0; k + 1 < ne; k++) {
+      size_t a = edges[order[k]], z = edges[order[k] + 1], last = z;
+      ck_assert_int_eq(dl_segment_pack(sg, a, &last, got + a), DL_OK);
+    }
+    ck_assert_msg(!memcmp(want, got, c.size), "%s: pieces", desc);
+    /* unpack another stream: whole, then in pieces (in any order where no
+       byte is stored twice), each against the model's stream-order unpack */
+    for (size_t i = 0; i < c.size; i++)
+      want[i] = (char)rng_next(&r);
+    char *expect = malloc(c.mem.len);
+    memcpy(expect, c.mem.mem, c.mem.len);
+    model_unpack(c.runs, c.nruns, expect + (c.mem.origin - c.mem.mem), want);
+    char *before = malloc(c.mem.len);
+    memcpy(before, c.mem.mem, c.mem.len);
+    pos = 0;
+    ck_assert_int_eq(dl_unpack(want, c.size, &pos, c.mem.origin, count, t), DL_OK);
+    ck_assert_msg(!memcmp(c.mem.mem, expect, c.mem.len), "%s: unpack", desc);
+    memcpy(c.mem.mem, before, c.mem.len);
+    if (mode != 0)
+      for (size_t k = 0; k + 1 < ne; k++)
+        order[k] = k;
+    for (size_t k = 0; k + 1 < ne; k++) {
+      size_t a = edges[order[k]], z = edges[order[k] + 1], last = z;
+      ck_assert_int_eq(dl_segment_unpack(sg, a, &last, want + a), DL_OK);
+    }
+    ck_assert_msg(!memcmp(c.mem.mem, expect, c.mem.len), "%s: unpack pieces", desc);
+    dl_segment_free(&sg);
+    free(before);
+    free(expect);
+    free(want);
+    free(got);
+    free(c.runs);
+    tbuf_free(&c.mem);
+    model_free(m);
+    model_free(b);
+    dl_type_free(&t);
+    free(used);
+    free(bl);
+    free(off);
+  }
+}
+END_TEST
+
 START_TEST(interleaved)
 {
   rng r = {seed ^ 0x11ea};
@@ -1375,6 +1505,7 @@ int main(void)
   tcase_add_test(tc, count_time);
   tcase_add_test(tc, copy_classes);
   tcase_add_test(tc, transposes);
+  tcase_add_test(tc, periodic_lengths);
   tcase_add_test(tc, interleaved);
   tcase_add_test(tc, interleaved_unpack);
   tcase_add_test(tc, compiled_code_in_the_walker);

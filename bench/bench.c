@@ -27,7 +27,7 @@ typedef struct opts {
   double batch_s;        /* minimum time of one timed batch */
   int batches;           /* timed batches per engine */
   int builds;            /* repetitions of the type-construction timing */
-  bool compile_pass;     /* only compile every test's type (see cached_times) */
+  bool compile_pass;     /* only compile every test's type (see pass_times) */
   char *cache;           /* the run's object cache folder, made fresh */
 } opts;
 
@@ -48,7 +48,8 @@ typedef struct result {
   stat3 pack[NENG], unpack[NENG];
   double build_dl_us, build_mpi_us;
   double jit_ms;            /* compile time; -1: nothing compiled */
-  double cached_ms;         /* the same from the object cache; -1: none */
+  double pass_ms[2];        /* compile-only processes: cold, from the object
+                               cache; -1: none */
 } result;
 
 /* ---- the three engines ---- */
@@ -374,17 +375,20 @@ static bool median_max(const result *rs, int n, size_t off, double *med, double 
   return true;
 }
 
-static void compile_summary(const result *rs, int n, double cached_start_ms)
+static void compile_summary(const result *rs, int n, const double pass_start[2])
 {
   double med, max;
   int k;
   if (!median_max(rs, n, offsetof(result, jit_ms), &med, &max, &k))
     return;
   printf("compile: median %.2f ms, max %.2f ms over %d compiled types\n", med, max, k);
-  if (median_max(rs, n, offsetof(result, cached_ms), &med, &max, &k))
-    printf("compile from the object cache (a second process): median %.3f ms, "
-           "max %.3f ms over %d types; JIT start-up and a first compile %.2f ms\n",
-           med, max, k, cached_start_ms);
+  static const char *const what[2] = {"cold", "from the object cache"};
+  for (int c = 0; c < 2; c++)
+    if (median_max(rs, n, offsetof(result, pass_ms) + (size_t)c * sizeof(double), &med,
+                   &max, &k))
+      printf("compile in a process that only compiles, %s: median %.3f ms, max %.3f ms "
+             "over %d types; JIT start-up and a first compile %.2f ms\n",
+             what[c], med, max, k, pass_start[c]);
 }
 
 /* uses of a type after which its compiled code has saved its compile time,
@@ -420,7 +424,7 @@ static void payback_summary(const opts *o, const result *rs, int n)
 }
 
 static bool write_files(const opts *o, const result *rs, int n, double mc_big,
-                        double mc_cache, const double lat[4], const double starts[2])
+                        double mc_cache, const double lat[4], const double starts[3])
 {
   char path[4200];
   bench_file csv, json, dat;
@@ -429,7 +433,7 @@ static bool write_files(const opts *o, const result *rs, int n, double mc_big,
   for (int e = 0; e < NENG; e++)
     fprintf(f, ",%s_mbs,%s_min,%s_max", eng_names[e], eng_names[e], eng_names[e]);
   fprintf(f, ",dl_over_manual,dl_over_mpich,jit_over_manual,build_dl_us,build_mpich_us,"
-             "jit_ms,jit_cached_ms\n");
+             "jit_ms,jit_pass_ms,jit_cached_ms\n");
   for (int i = 0; i < n; i++)
     for (int dir = 0; dir < (o->unpack ? 2 : 1); dir++) {
       const stat3 *s = dir ? rs[i].unpack : rs[i].pack;
@@ -444,7 +448,8 @@ static bool write_files(const opts *o, const result *rs, int n, double mc_big,
       csv_num(f, ",%.3f", s[E_JIT].med / s[E_MANUAL].med);
       fprintf(f, ",%.3f,%.3f", rs[i].build_dl_us, rs[i].build_mpi_us);
       csv_num(f, ",%.3f", rs[i].jit_ms);
-      csv_num(f, ",%.4f", rs[i].jit_ms >= 0 ? rs[i].cached_ms : -1);
+      for (int c = 0; c < 2; c++)
+        csv_num(f, ",%.4f", rs[i].jit_ms >= 0 ? rs[i].pass_ms[c] : -1);
       fputc('\n', f);
     }
   f = bench_file_open(&json);
@@ -453,8 +458,10 @@ static bool write_files(const opts *o, const result *rs, int n, double mc_big,
           o->full ? "full" : "quick", o->jit ? "true" : "false", mc_big, mc_cache);
   fprintf(f, "  \"jit_start_ms\": ");
   json_num(f, "%.3f", starts[0]);
-  fprintf(f, ",\n  \"jit_cached_start_ms\": ");
+  fprintf(f, ",\n  \"jit_pass_start_ms\": ");
   json_num(f, "%.3f", starts[1]);
+  fprintf(f, ",\n  \"jit_cached_start_ms\": ");
+  json_num(f, "%.3f", starts[2]);
   fprintf(f, ",\n  \"latency_ns\": {\"struct64_dataloop\": %.1f, \"struct64_mpich\": %.1f, "
           "\"vector3_dataloop\": %.1f, \"vector3_mpich\": %.1f},\n  \"tests\": [\n",
           lat[0], lat[1], lat[2], lat[3]);
@@ -464,8 +471,10 @@ static bool write_files(const opts *o, const result *rs, int n, double mc_big,
             "\"jit_ms\": ", rs[i].name, rs[i].group, rs[i].packed, rs[i].extent,
             rs[i].build_dl_us, rs[i].build_mpi_us);
     json_num(f, "%.3f", rs[i].jit_ms);
+    fprintf(f, ", \"jit_pass_ms\": ");
+    json_num(f, "%.4f", rs[i].jit_ms >= 0 ? rs[i].pass_ms[0] : -1);
     fprintf(f, ", \"jit_cached_ms\": ");
-    json_num(f, "%.4f", rs[i].jit_ms >= 0 ? rs[i].cached_ms : -1);
+    json_num(f, "%.4f", rs[i].jit_ms >= 0 ? rs[i].pass_ms[1] : -1);
     for (int dir = 0; dir < (o->unpack ? 2 : 1); dir++) {
       const stat3 *s = dir ? rs[i].unpack : rs[i].pack;
       fprintf(f, ", \"%s\": {", dir ? "unpack" : "pack");
@@ -499,12 +508,12 @@ static bool write_files(const opts *o, const result *rs, int n, double mc_big,
   return ok;
 }
 
-/* ---- compiles from the object cache ----
- * The run compiles into an object cache folder of its own, made fresh
- * (DL_JIT_CACHE, set before the JIT starts), so `jit ms` is a cold compile
- * that also writes its object. Then this program runs again in a second
- * process with --compile-pass, which compiles the same types in the same
- * order from that folder and prints each time. */
+/* ---- compiles in processes of their own ----
+ * The run compiles with the object cache off, so `jit ms` is a cold
+ * compile amid the benchmark's traffic. Then this program runs twice more
+ * with --compile-pass, in processes that only build and compile the same
+ * types in the same order, with an object cache folder made fresh for
+ * them: the first compiles and fills it, the second finds every object. */
 
 static void warm_type(dl_type **t)
 {
@@ -553,7 +562,7 @@ static bool fresh_cache(opts *o)
     o->cache = NULL;
     return false;
   }
-  return setenv("DL_JIT_CACHE", o->cache, 1) == 0;
+  return true;
 }
 
 static void remove_cache(opts *o)
@@ -574,18 +583,20 @@ static void remove_cache(opts *o)
   o->cache = NULL;
 }
 
-/* runs the compile pass in a second process and fills cached_ms; its
-   JIT start-up in *start_ms (-1 if it did not run) */
-static void cached_times(const opts *o, result *rs, int n, double *start_ms)
+/* runs a compile pass in a process of its own with the run's object cache
+   folder and fills pass_ms[c]; its JIT start-up in *start_ms (-1 if it
+   did not run) */
+static void pass_times(const opts *o, int c, result *rs, int n, double *start_ms)
 {
   *start_ms = -1;
   for (int i = 0; i < n; i++)
-    rs[i].cached_ms = -1;
+    rs[i].pass_ms[c] = -1;
   int fds[2];
   if (pipe(fds))
     return;
   pid_t pid = fork();
   if (pid == 0) {
+    setenv("DL_JIT_CACHE", o->cache, 1);
     dup2(fds[1], 1);
     close(fds[0]);
     close(fds[1]);
@@ -613,7 +624,7 @@ static void cached_times(const opts *o, result *rs, int n, double *start_ms)
     }
     for (int i = 0; i < n; i++)
       if (!strcmp(rs[i].name, rest))
-        rs[i].cached_ms = atof(line);
+        rs[i].pass_ms[c] = atof(line);
   }
   if (f)
     fclose(f);
@@ -640,8 +651,8 @@ static void usage(FILE *to, int code)
     "                 ./" BENCH_OUT_DEFAULT " (in the working directory)\n"
     "  -h, --help     this text\n"
     "  --compile-pass only build and compile every selected test's type,\n"
-    "                 printing the times (the benchmark runs itself so, in a\n"
-    "                 second process, to time compiles from the object cache)\n"
+    "                 printing the times (the benchmark runs itself so, twice,\n"
+    "                 to time compiles cold and from the object cache)\n"
     "Without a JIT (built without --with-llvm) the dl-jit and jit-64K columns\n"
     "show - and their CSV fields are empty. Exit status: 0 when every test\n"
     "checked and every file was written, 1 otherwise, 2 for a bad option.\n");
@@ -692,8 +703,8 @@ int main(int argc, char **argv)
   }
   if (!bench_out_dir("dataloop-bench", o.out))
     return 1;
-  if (!fresh_cache(&o))
-    setenv("DL_JIT_CACHE", "off", 1);    /* jit ms stays a cold compile */
+  setenv("DL_JIT_CACHE", "off", 1);      /* jit ms: a cold compile */
+  fresh_cache(&o);
   MPI_Init(&argc, &argv);
   double mc_big = memcpy_rate(64 << 20, &o), mc_cache = memcpy_rate(128 << 10, &o);
   printf("dataloop benchmark (%s): median of %d batches of >= %.0f ms each\n",
@@ -743,13 +754,13 @@ int main(int argc, char **argv)
         print_row(&rs[n], rs[n].unpack, " unpack");
       n++;
     }
-  double cached_start_ms = -1;
-  if (o.jit && o.cache)
-    cached_times(&o, rs, n, &cached_start_ms);
+  double pass_start[2] = {-1, -1};
+  for (int c = 0; c < 2 && o.jit && o.cache; c++)
+    pass_times(&o, c, rs, n, &pass_start[c]);
   remove_cache(&o);
-  compile_summary(rs, n, cached_start_ms);
+  compile_summary(rs, n, pass_start);
   payback_summary(&o, rs, n);
-  double starts[2] = {jit_start_ms, cached_start_ms};
+  double starts[3] = {jit_start_ms, pass_start[0], pass_start[1]};
   bool written = write_files(&o, rs, n, mc_big, mc_cache, lat, starts);
   if (written)
     printf("\nresults: %s/results.csv, %s/results.json\n", o.out, o.out);

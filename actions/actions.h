@@ -94,6 +94,11 @@ DLI_HIDDEN bool dli_interleaves(const dli_loop *l, size_t size, bool pack);
 DLI_HIDDEN bool dli_type_interleaves(const dl_type *t, dl_count count);
 DLI_HIDDEN void dli_interleave_run(const dli_loop *l, uintptr_t user, char *stream,
                                    bool pack);
+/* the whole stream, n bytes, of count copies of t at user moved that way
+   if it goes that way (with compiled code, unpacking does not); false
+   when it does not, and nothing moved */
+DLI_HIDDEN bool dli_interleave_whole(const dl_type *t, dl_count count, uintptr_t user,
+                                     char *stream, size_t n, bool pack, bool compiled);
 DLI_HIDDEN unsigned long dli_interleave_uses(void);
 DLI_HIDDEN void dli_interleave_force(int how);
 DLI_HIDDEN size_t dli_interleave_threshold(void);

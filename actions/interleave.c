@@ -149,6 +149,19 @@ bool dli_type_interleaves(const dl_type *t, dl_count count)
   return count == 1 && t->loop && dli_interleaves(t->loop, (size_t)t->b.size, true);
 }
 
+bool dli_interleave_whole(const dl_type *t, dl_count count, uintptr_t user, char *stream,
+                          size_t n, bool pack, bool compiled)
+{
+  /* compiled code unpacks such types reordered, faster still (Flash: 8.5-9.2
+     GB/s against 6.8-7.4); it packs them in stream order, slower */
+  const dli_loop *l = t->loop;
+  if (count != 1 || n != (size_t)t->b.size || l->leaf || (!pack && compiled) ||
+      !dli_interleaves(l, n, pack))
+    return false;
+  dli_interleave_run(l, user, stream, pack);
+  return true;
+}
+
 void dli_interleave_run(const dli_loop *l, uintptr_t user, char *stream, bool pack)
 {
   const dli_loop *c = l->child;

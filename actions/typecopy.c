@@ -153,16 +153,19 @@ static int copy_range(dl_segment *f, dl_segment *t, size_t first, size_t end)
       memcpy(dense_base(t) + first, dense_base(f) + first, end - first);
       return DL_OK;
     }
-    size_t e = end;
+    /* the other side packs into or unpacks from the dense memory, as
+       dl_pack and dl_unpack would (a whole interleaving type by its walk) */
+    dl_segment *o = fd ? t : f;
+    int dir = fd ? DLI_JIT_UNPACK : DLI_JIT_PACK;
     char *cur = (fd ? dense_base(f) : dense_base(t)) + first;
-    if (fd) {
-      dli_jit_note_use(t->type, DLI_JIT_UNPACK);
-      return dli_segment_run(t, first, &e, &dli_unpack_action, &cur,
-                             dli_bulk_for(t->type, DLI_JIT_UNPACK));
-    }
-    dli_jit_note_use(f->type, DLI_JIT_PACK);
-    return dli_segment_run(f, first, &e, &dli_pack_action, &cur,
-                           dli_bulk_for(f->type, DLI_JIT_PACK));
+    dli_jit_note_use(o->type, dir);
+    dli_bulk_fn bulk = dli_bulk_for(o->type, dir);
+    if (first == 0 && dli_interleave_whole(o->type, o->count, o->buf, cur, end, !fd,
+                                           bulk != NULL))
+      return DL_OK;
+    size_t e = end;
+    return dli_segment_run(o, first, &e, fd ? &dli_unpack_action : &dli_pack_action,
+                           &cur, bulk);
   }
   /* the first batches of both sides decide the route, and are the first
      batches of the lockstep walk when it is taken */

@@ -291,6 +291,103 @@ START_TEST(routes_fire)
 }
 END_TEST
 
+/* one side of interleaved_dense against a dense buffer, each way: the
+   model's bytes, and the interleaved walk taken exactly when
+   dli_interleaves says so; counts in fired[dir] or *plain */
+static void dense_both_ways(rng *r, dl_type *t, model *m, const char *desc, long fired[2],
+                            long *plain)
+{
+  tcase c = {0};
+  ck_assert_int_eq(tcase_layout(&c, m, 1, rng_next(r)), 0);
+  size_t size = c.size, copied;
+  dl_type *dense;
+  ck_assert_int_eq(dl_type_contiguous((dl_count)size, BYTE, &dense), DL_OK);
+  ck_assert_int_eq(dl_type_commit(dense), DL_OK);
+  char *want = malloc(size + 1), *got = malloc(size + 1), *expect = malloc(c.mem.len);
+  model_pack(c.runs, c.nruns, c.mem.origin, want);
+  for (int dir = 0; dir < 2; dir++) {
+    bool ways = size > 0 && dli_interleaves(t->loop, size, dir == 0);
+    unsigned long before = dli_interleave_uses();
+    if (dir == 0) {
+      ck_assert_int_eq(dl_copy(c.mem.origin, 1, t, got, 1, dense, &copied), DL_OK);
+      ck_assert_msg(copied == size && !memcmp(want, got, size), "seed %llu: %s pack",
+                    (unsigned long long)seed, desc);
+    } else {
+      for (size_t i = 0; i < size; i++)
+        want[i] = (char)rng_next(r);
+      memcpy(expect, c.mem.mem, c.mem.len);
+      model_unpack(c.runs, c.nruns, expect + (c.mem.origin - c.mem.mem), want);
+      ck_assert_int_eq(dl_copy(want, 1, dense, c.mem.origin, 1, t, &copied), DL_OK);
+      ck_assert_msg(copied == size && !memcmp(expect, c.mem.mem, c.mem.len),
+                    "seed %llu: %s unpack", (unsigned long long)seed, desc);
+    }
+    if (size > 0)
+      ck_assert_int_eq(dli_copy_last_route(), DLI_COPY_DENSE);
+    ck_assert_int_eq(dli_interleave_uses() - before, ways);
+    ways ? fired[dir]++ : (*plain)++;
+  }
+  free(want);
+  free(got);
+  free(expect);
+  tcase_free(&c);
+  dl_type_free(&dense);
+}
+
+/* A dense side against a type whose whole stream dl_pack moves by the
+   interleaved walk (copies of one element a few bytes apart): dl_copy
+   takes that walk too, both ways (unpacking where no two blocks can
+   overlap, as in Flash I/O's nests of cells), with the model's bytes. */
+START_TEST(interleaved_dense)
+{
+  rng r = {seed ^ 0x1ea7};
+  long fired[2] = {0, 0}, plain = 0;
+  dli_interleave_force(1);     /* these are small: by size, none would */
+  for (int it = 0; it < test_scaled(300); it++) {
+    rtype el;
+    ck_assert_int_eq(rtype_gen(&r, (int)rng_range(&r, 1, 4), &el, NULL), 0);
+    dl_count n = rng_range(&r, 2, DLI_INTERLEAVE_MAX);
+    recipe *kids[1] = {el.rc};
+    recipe top = {.kind = RT_HVECTOR, .n = n, .bl = 1, .stride = rng_range(&r, 1, 48),
+                  .kids = kids, .nkids = 1};
+    dl_type *t;
+    ck_assert_int_eq(recipe_build(&top, &t), DL_OK);
+    ck_assert_int_eq(dl_type_commit(t), DL_OK);
+    model *m = recipe_model_level(&top, (model *const *)&el.m);
+    if (m)                   /* else past the model's run limit */
+      dense_both_ways(&r, t, m, el.desc, fired, &plain);
+    model_free(m);
+    dl_type_free(&t);
+    rtype_free(&el);
+  }
+  /* Flash-like: nv variables of every cell of a k x k block of cells, in
+     rows of k + 2 (guard cells) */
+  for (int it = 0; it < test_scaled(40); it++) {
+    dl_count nv = rng_range(&r, 2, 24), k = rng_range(&r, 2, 8);
+    dl_type *x, *y, *v;
+    ck_assert_int_eq(dl_type_hvector(k, 1, 8 * nv, dl_builtin(DL_DOUBLE), &x), DL_OK);
+    ck_assert_int_eq(dl_type_hvector(k, 1, 8 * nv * (k + 2), x, &y), DL_OK);
+    ck_assert_int_eq(dl_type_hvector(nv, 1, 8, y, &v), DL_OK);
+    ck_assert_int_eq(dl_type_commit(v), DL_OK);
+    model *d = model_builtin(8, 8), *mx = model_hvector(k, 1, 8 * nv, d),
+          *my = model_hvector(k, 1, 8 * nv * (k + 2), mx), *mv = model_hvector(nv, 1, 8, my);
+    char desc[64];
+    snprintf(desc, sizeof(desc), "%lld variables of %lld x %lld cells", (long long)nv,
+             (long long)k, (long long)k);
+    dense_both_ways(&r, v, mv, desc, fired, &plain);
+    model_free(d);
+    model_free(mx);
+    model_free(my);
+    model_free(mv);
+    dl_type_free(&x);
+    dl_type_free(&y);
+    dl_type_free(&v);
+  }
+  dli_interleave_force(0);
+  ck_assert_msg(fired[0] > 0 && fired[1] > 0 && plain > 0, "packed %ld, unpacked %ld, "
+                "plain %ld", fired[0], fired[1], plain);
+}
+END_TEST
+
 START_TEST(errors)
 {
   dl_type *v, *u;
@@ -379,6 +476,7 @@ int main(void)
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, random_pairs);
   tcase_add_test(tc, routes_fire);
+  tcase_add_test(tc, interleaved_dense);
   tcase_add_test(tc, errors);
   return test_run("copy", tc, false);
 }

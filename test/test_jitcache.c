@@ -168,15 +168,14 @@ static report in_child(const run *p)
   return finish(pid, fd);
 }
 
-/* a fresh cache folder under TMPDIR or /tmp */
-static char *fresh_dir(void)
+/* a fresh cache folder under TMPDIR or /tmp, named in d (not allocated:
+   the child processes end with _exit) */
+enum { DIRLEN = 4096 };
+static void fresh_dir(char *d)
 {
   const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-  size_t n = strlen(base) + 32;
-  char *d = malloc(n);
-  snprintf(d, n, "%s/dl-jitcache-XXXXXX", base);
+  snprintf(d, DIRLEN, "%s/dl-jitcache-XXXXXX", base);
   ck_assert_ptr_nonnull(mkdtemp(d));
-  return d;
 }
 
 /* the names in d: cached objects (*.dlo) and anything else; their bytes
@@ -216,7 +215,7 @@ static void list_dir(const char *d, int *objects, int *others, char *first, size
   list_dir_bytes(d, objects, others, first, len, NULL);
 }
 
-static void remove_dir(char *d)
+static void remove_dir(const char *d)
 {
   DIR *dir = opendir(d);
   if (dir) {
@@ -229,7 +228,6 @@ static void remove_dir(char *d)
     closedir(dir);
   }
   rmdir(d);
-  free(d);
 }
 
 static long file_size(const char *p)
@@ -270,7 +268,8 @@ static run one_type(const char *dir)
 {
   for (uint64_t s = seed;; s++) {
     run p = {dir, s, 1, 0, false, 0, NULL};
-    char *probe = fresh_dir();
+    char probe[DIRLEN];
+    fresh_dir(probe);
     p.dir = probe;
     report rep = in_child(&p);
     remove_dir(probe);
@@ -283,7 +282,8 @@ static run one_type(const char *dir)
 
 START_TEST(second_run_loads)
 {
-  char *d = fresh_dir();
+  char d[DIRLEN];
+  fresh_dir(d);
   run p = {d, seed, test_scaled(150), 0, false, 0, NULL};
   report a = in_child(&p);
   ck_assert(a.cache_on);
@@ -322,7 +322,8 @@ END_TEST
 /* a damaged file is refused, the type compiled again and the file mended */
 static void damaged(void (*damage)(const char *path))
 {
-  char *d = fresh_dir();
+  char d[DIRLEN];
+  fresh_dir(d);
   run p = one_type(d);
   report a = in_child(&p);
   ck_assert_uint_eq(a.n.written, 1);
@@ -394,7 +395,8 @@ END_TEST
    temporary left behind, and a later run finds everything */
 START_TEST(concurrent_writers)
 {
-  char *d = fresh_dir();
+  char d[DIRLEN];
+  fresh_dir(d);
   run p = {d, seed + 1, test_scaled(40), 0, false, 0, NULL};
   enum { N = 4 };
   pid_t pid[N];
@@ -424,7 +426,8 @@ END_TEST
    right, and no file or part of one is left */
 START_TEST(full_disk)
 {
-  char *d = fresh_dir();
+  char d[DIRLEN];
+  fresh_dir(d);
   run p = {d, seed + 2, test_scaled(30), 200, false, 0, NULL};
   report a = in_child(&p);
   ck_assert_uint_gt(a.n.failed, 0);
@@ -445,7 +448,8 @@ END_TEST
    a temporary file an hour old (its writer died) goes, a new one stays */
 START_TEST(bounded)
 {
-  char *d = fresh_dir();
+  char d[DIRLEN];
+  fresh_dir(d);
   char old[4200], young[4200];
   snprintf(old, sizeof(old), "%s/0123456789abcdef.1.0.tmp", d);
   snprintf(young, sizeof(young), "%s/0123456789abcdef.2.0.tmp", d);
@@ -456,7 +460,7 @@ START_TEST(bounded)
   }
   struct timespec t[2] = {{time(NULL) - 7200, 0}, {time(NULL) - 7200, 0}};
   ck_assert_int_eq(utimensat(AT_FDCWD, old, t, 0), 0);
-  run p = {d, seed + 4, test_scaled(150), 0, false, 0, "64K"};
+  run p = {d, seed + 4, 150, 0, false, 0, "64K"};   /* enough to pass the bound */
   report a = in_child(&p);
   ck_assert_uint_gt(a.n.evicted, 0);
   ck_assert_uint_eq(a.n.failed, 0);
@@ -479,8 +483,9 @@ END_TEST
 /* a folder that cannot be made (under a regular file), and the cache off */
 START_TEST(no_folder)
 {
-  char *d = fresh_dir();
-  char file[4096], under[4200];
+  char d[DIRLEN];
+  fresh_dir(d);
+  char file[DIRLEN + 8], under[DIRLEN + 24];
   snprintf(file, sizeof(file), "%s/file", d);
   snprintf(under, sizeof(under), "%s/sub/dir", file);
   int fd = open(file, O_CREAT | O_WRONLY, 0600);

@@ -100,6 +100,9 @@ DLI_HIDDEN void dli_interleave_run(const dli_loop *l, uintptr_t user, char *stre
 DLI_HIDDEN bool dli_interleave_whole(const dl_type *t, dl_count count, uintptr_t user,
                                      char *stream, size_t n, bool pack, bool compiled);
 DLI_HIDDEN unsigned long dli_interleave_uses(void);
+/* pieces the calling thread unpacked by the 32-byte row loop (copy.c:
+   blocks of 257 bytes to 1 KiB, where the CPU has AVX2), for tests */
+DLI_HIDDEN unsigned long dli_rows_uses(void);
 DLI_HIDDEN void dli_interleave_force(int how);
 DLI_HIDDEN size_t dli_interleave_threshold(void);
 DLI_HIDDEN int dli_process(dl_segment *s, size_t first, size_t *last,

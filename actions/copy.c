@@ -312,10 +312,77 @@ INLINE size_t do_contig(void *st, const dl_piece *p, int dir)
   return p->blk;
 }
 
+/* Unpacking blocks of 257 bytes to 1 KiB (rows of a 3D face): a loop of
+   32-byte moves, compiled for AVX2 and taken where the CPU has it,
+   instead of a memcpy call per block. glibc's call ran at 0.74 of the
+   manual loop on the XZ face's 1 KiB rows, 256 KiB apart (their cache sets
+   alias), the loop at 0.96; packing such rows, and unpacking 2 KiB ones,
+   the call was faster (1.28 against 0.98 of manual; 1.00 against 0.92). */
+enum { ROWS_MIN = 257, ROWS_MAX = 1024 };
+static _Thread_local unsigned long rows_uses;
+
+unsigned long dli_rows_uses(void)
+{
+  return rows_uses;
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+__attribute__((target("avx2"))) static inline void row32(char *to, const char *from,
+                                                          size_t n)
+{
+  size_t i = 0;
+  for (; i + 32 < n; i += 32)
+    _mm256_storeu_si256((__m256i *)(to + i), _mm256_loadu_si256((const __m256i *)(from + i)));
+  _mm256_storeu_si256((__m256i *)(to + n - 32),
+                      _mm256_loadu_si256((const __m256i *)(from + n - 32)));
+}
+
+/* a vector or blockindexed piece of such blocks (offs NULL: a vector) */
+__attribute__((target("avx2"))) static char *rows_avx2(char *pk, const dl_piece *p, int dir)
+{
+  const size_t n = p->blk;
+  rows_uses++;
+  for (dl_count r = 0; r < p->reps; r++) {
+    char *m = dli_at(p->base, r * p->rep_stride);
+    for (dl_count i = 0; i < p->count; i++) {
+      char *b = dli_at(m, p->offs ? p->offs[i] : i * p->stride);
+      if (dir == PACK)
+        row32(pk, b, n);
+      else
+        row32(b, pk, n);
+      pk += n;
+    }
+  }
+  return pk;
+}
+
+static bool rows(const dl_piece *p, int dir)
+{
+  return dir == UNPACK && p->blk >= ROWS_MIN && p->blk <= ROWS_MAX &&
+         __builtin_cpu_supports("avx2");
+}
+#else
+static bool rows(const dl_piece *p, int dir)
+{
+  (void)p;
+  (void)dir;
+  return false;
+}
+static char *rows_avx2(char *pk, const dl_piece *p, int dir)
+{
+  (void)p;
+  (void)dir;
+  return pk;
+}
+#endif
+
 INLINE size_t do_vector(void *st, const dl_piece *p, int dir)
 {
   char **cur = st, *pk = *cur;
-  if (p->blk == 4 && p->stride == 8)
+  if (rows(p, dir))
+    pk = rows_avx2(pk, p, dir);
+  else if (p->blk == 4 && p->stride == 8)
     pk = vec2_loop(pk, p, 4, dir);
   else if (p->blk == 8 && p->stride == 16)
     pk = vec2_loop(pk, p, 8, dir);
@@ -329,7 +396,10 @@ INLINE size_t do_vector(void *st, const dl_piece *p, int dir)
 INLINE size_t do_blockindexed(void *st, const dl_piece *p, int dir)
 {
   char **cur = st, *pk = *cur;
-  DISPATCH(bidx_loop, pk, p, p->blk, p->blk, dir);
+  if (rows(p, dir))
+    pk = rows_avx2(pk, p, dir);
+  else
+    DISPATCH(bidx_loop, pk, p, p->blk, p->blk, dir);
   size_t n = (size_t)(pk - *cur);
   *cur = pk;
   return n;

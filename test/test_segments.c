@@ -434,13 +434,27 @@ START_TEST(copy_classes)
     ck_assert_int_eq(dl_pack(mem, 1, bi, out, N * MAXB, &pos), DL_OK);
     ck_assert_msg(memcmp(out, want, (size_t)(N * blk)) == 0, "blockindexed blk %lld",
                   (long long)blk);
-    /* unpack back over a cleared copy restores exactly the blocks */
+    /* unpack back over a cleared copy restores exactly the blocks, the
+       32-byte row loop taken exactly for its lengths where the CPU has AVX2 */
     char *back = calloc(N * MAXB * 2, 1), *ref = calloc(N * MAXB * 2, 1);
     for (int i = 0; i < N; i++)
       memcpy(ref + offs[i], out + i * blk, (size_t)blk);
     pos = 0;
+    bool by_rows = blk >= 257 && blk <= 1024 && __builtin_cpu_supports("avx2");
+    unsigned long rows_before = dli_rows_uses();
     ck_assert_int_eq(dl_unpack(out, (size_t)(N * blk), &pos, back, 1, bi), DL_OK);
     ck_assert_msg(memcmp(back, ref, N * MAXB * 2) == 0, "unpack blk %lld", (long long)blk);
+    ck_assert_uint_eq(dli_rows_uses() - rows_before, by_rows);
+    memset(back, 0, N * MAXB * 2);
+    memset(ref, 0, N * MAXB * 2);
+    for (int i = 0; i < N; i++)
+      memcpy(ref + i * (blk + 3), out + i * blk, (size_t)blk);
+    pos = 0;
+    rows_before = dli_rows_uses();
+    ck_assert_int_eq(dl_unpack(out, (size_t)(N * blk), &pos, back, 1, v), DL_OK);
+    ck_assert_msg(memcmp(back, ref, N * MAXB * 2) == 0, "vector unpack blk %lld",
+                  (long long)blk);
+    ck_assert_uint_eq(dli_rows_uses() - rows_before, by_rows);
     free(back);
     free(ref);
     dl_type_free(&v);

@@ -444,7 +444,9 @@ START_TEST(copy_classes)
     unsigned long rows_before = dli_rows_uses();
     ck_assert_int_eq(dl_unpack(out, (size_t)(N * blk), &pos, back, 1, bi), DL_OK);
     ck_assert_msg(memcmp(back, ref, N * MAXB * 2) == 0, "unpack blk %lld", (long long)blk);
-    ck_assert_uint_eq(dli_rows_uses() - rows_before, by_rows);
+    /* (compiled code, where the type has it under DL_JIT forced, unpacks first) */
+    ck_assert_uint_eq(dli_rows_uses() - rows_before,
+                      by_rows && !dli_bulk_for(bi, DLI_JIT_UNPACK));
     memset(back, 0, N * MAXB * 2);
     memset(ref, 0, N * MAXB * 2);
     for (int i = 0; i < N; i++)
@@ -454,7 +456,8 @@ START_TEST(copy_classes)
     ck_assert_int_eq(dl_unpack(out, (size_t)(N * blk), &pos, back, 1, v), DL_OK);
     ck_assert_msg(memcmp(back, ref, N * MAXB * 2) == 0, "vector unpack blk %lld",
                   (long long)blk);
-    ck_assert_uint_eq(dli_rows_uses() - rows_before, by_rows);
+    ck_assert_uint_eq(dli_rows_uses() - rows_before,
+                      by_rows && !dli_bulk_for(v, DLI_JIT_UNPACK));
     free(back);
     free(ref);
     dl_type_free(&v);
@@ -630,7 +633,10 @@ START_TEST(periodic_lengths)
     if (mode < 3) {
       ck_assert_msg(l->leaf && l->kind == DLI_INDEXED, "%s: not an indexed leaf", desc);
       ck_assert_msg(l->period == lens_period(bl, n), "%s: period %d", desc, l->period);
-      ck_assert_msg(l->apart == (mode < 2), "%s: apart %d", desc, l->apart);
+      /* (lengths of a shorter period than P make phases that span
+         several arrays, interleaved with each other's) */
+      ck_assert_msg(l->apart == (mode < 2 && l->period == P), "%s: apart %d", desc,
+                    l->apart);
     }
     model *b = model_builtin(1, 1), *m = model_hindexed(n, bl, off, b);
     tcase c = {.rt = {.t = t}};

@@ -583,6 +583,24 @@ static void remove_cache(opts *o)
   o->cache = NULL;
 }
 
+/* the compile pass is a singleton MPI process: not a rank of the mpiexec
+   this run may be under, whose process-manager variables it would use */
+static void forget_launcher(void)
+{
+  static const char *const prefixes[] = {"PMI_", "PMIX_", "HYDRA_", "MPIR_", "OMPI_"};
+  for (;;) {
+    char name[256] = "";
+    for (char **e = environ; *e && !name[0]; e++)
+      for (size_t k = 0; k < sizeof(prefixes) / sizeof(prefixes[0]); k++)
+        if (!strncmp(*e, prefixes[k], strlen(prefixes[k]))) {
+          snprintf(name, sizeof(name), "%.*s", (int)strcspn(*e, "="), *e);
+          break;
+        }
+    if (!name[0] || unsetenv(name))
+      return;
+  }
+}
+
 /* runs a compile pass in a process of its own with the run's object cache
    folder and fills pass_ms[c]; its JIT start-up in *start_ms (-1 if it
    did not run) */
@@ -597,6 +615,7 @@ static void pass_times(const opts *o, int c, result *rs, int n, double *start_ms
   pid_t pid = fork();
   if (pid == 0) {
     setenv("DL_JIT_CACHE", o->cache, 1);
+    forget_launcher();
     dup2(fds[1], 1);
     close(fds[0]);
     close(fds[1]);

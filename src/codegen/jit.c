@@ -22,7 +22,7 @@
 #include <llvm-c/TargetMachine.h>
 #include "codegen.h"
 #include "../../dataloop/env.h"
-#include "build-id.h"
+#include <build-id.h>     /* made by make in the build tree (Makefile.am) */
 
 static struct {
   LLVMOrcLLJITRef jit;

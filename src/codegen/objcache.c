@@ -119,11 +119,13 @@ static char *path_of(uint64_t h, const char *tail)
   return p;
 }
 
-static bool read_all(int fd, void *p, size_t n)
+/* all n bytes, read into p or (out) written from it: short transfers and
+   EINTR retried */
+static bool transfer(int fd, void *p, size_t n, bool out)
 {
   char *c = p;
   while (n) {
-    ssize_t r = read(fd, c, n);
+    ssize_t r = out ? write(fd, c, n) : read(fd, c, n);
     if (r < 0 && errno == EINTR)
       continue;
     if (r <= 0)
@@ -134,19 +136,14 @@ static bool read_all(int fd, void *p, size_t n)
   return true;
 }
 
+static bool read_all(int fd, void *p, size_t n)
+{
+  return transfer(fd, p, n, false);
+}
+
 static bool write_all(int fd, const void *p, size_t n)
 {
-  const char *c = p;
-  while (n) {
-    ssize_t r = write(fd, c, n);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      return false;
-    c += r;
-    n -= (size_t)r;
-  }
-  return true;
+  return transfer(fd, (void *)p, n, true);
 }
 
 /* the value stored under key by this build, checked whole, or NULL */
@@ -240,8 +237,9 @@ static bool ends_with(const char *s, const char *tail)
 
 /* A process's first write, and one that would take the folder past
    DL_JIT_CACHE_MAX, look at the folder: temporaries an hour old (their
-   writer died) go, and the oldest objects until half the bound is left. */
-static void trim(void)
+   writer died) go, and, if the incoming object would pass the bound, the
+   oldest objects until half the bound is left and the object fits. */
+static void trim(uint64_t incoming)
 {
   DIR *d = opendir(C.dir);
   if (!d)
@@ -274,9 +272,9 @@ static void trim(void)
     it[n++].size = (uint64_t)st.st_size;
     total += (uint64_t)st.st_size;
   }
-  if (total > C.max) {
+  if (total + incoming > C.max) {
     qsort(it, n, sizeof(item), older);
-    for (size_t i = 0; i < n && total > C.max / 2; i++)
+    for (size_t i = 0; i < n && (total > C.max / 2 || total + incoming > C.max); i++)
       if (!unlinkat(dirfd(d), it[i].name, 0)) {
         total -= it[i].size;
         C.n.evicted++;
@@ -303,9 +301,9 @@ void dli_objcache_put(const void *key, size_t len, const void *value, size_t val
   snprintf(tail, sizeof(tail), ".%ld.%lu.tmp", (long)getpid(), C.temps++);
   char *tmp = path_of(nh, tail), *final = path_of(nh, ".dlo");
   uint64_t bytes = sizeof(h) + il + len + value_len;
-  bool made = make_dir();
+  bool made = bytes <= C.max && make_dir();     /* (an object past the bound: not kept) */
   if (made && (!C.trimmed || C.total + bytes > C.max))
-    trim();
+    trim(bytes);
   int fd = -1;
   bool done = tmp && final && made &&
               (fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) >= 0;

@@ -21,6 +21,9 @@
  *   MPICH     PMPI_Put (PMPI_Get) with the origin and target datatypes
  *   dl-pack, dl-blocks, dl-pipe, dl-mpich   the interposer's MPI_Put
  *             (MPI_Get) with that route forced
+ *   dl-land   puts and gets of fence epochs landed (DL_RMA_LAND=always:
+ *             unpacked, packed, by the target's fence; under lock the
+ *             automatic choice)
  *   auto      the interposer's MPI_Put (MPI_Get), its route chosen
  * The interposer's code is linked in, so MPI_Put here is the interposer's
  * and PMPI_Put MPICH's. An epoch's time is a batch's on the slower rank
@@ -30,6 +33,7 @@
  * variant's. Each forced route's row also shows what the one-sided model
  * (rma_model.c, under the tuning file in use) predicts for one epoch of it.
  * Results also go to DIR/rma.csv and DIR/rma-auto.csv. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,13 +41,13 @@
 #include "bench.h"
 #include "preload.h"
 
-enum { V_MANUAL, V_MPICH, V_PACK, V_BLOCKS, V_PIPE, V_DLMPICH, V_AUTO, NVAR };
+enum { V_MANUAL, V_MPICH, V_PACK, V_BLOCKS, V_PIPE, V_DLMPICH, V_LAND, V_AUTO, NVAR };
 static const char *const var_names[NVAR] = {"manual",  "MPICH",    "dl-pack", "dl-blocks",
-                                            "dl-pipe", "dl-mpich", "auto"};
+                                            "dl-pipe", "dl-mpich", "dl-land", "auto"};
 static const int forced[NVAR] = {[V_MANUAL] = -1,         [V_MPICH] = -1,
                                  [V_PACK] = DLP_R_PACK,   [V_BLOCKS] = DLP_R_BLOCKS,
                                  [V_PIPE] = DLP_R_PIPE,   [V_DLMPICH] = DLP_R_MPICH,
-                                 [V_AUTO] = -1};
+                                 [V_LAND] = -1,           [V_AUTO] = -1};
 enum { S_FENCE, S_LOCK, NSYNC };
 static const char *const sync_names[NSYNC] = {"fence", "lock"};
 enum { PUT, GET };
@@ -349,6 +353,7 @@ static double batch(const ctx *c, int v, long n)
 {
   bool fence = c->sync == S_FENCE;
   dlp_configure_strategy(forced[v]);
+  dlp_configure_land(v == V_LAND ? 1 : 0);
   if (rank == 1 && fence && v == V_MANUAL && c->pt->op == GET && !c->pt->t.dense)
     c->pt->t.pack(&c->pt->t.p, c->wmem, c->wmem + slot(c, 0));
   if (!fence)
@@ -385,14 +390,15 @@ static bool check(const ctx *c, const char **route)
   for (int v = 0; v < NVAR && ok; v++) {
     if (rank == recv_rank)
       memset(mem, 0, len);
-    unsigned long long before[DLP_NROUTES], after[DLP_NROUTES];
-    dl_preload_rma_routes(before, DLP_NROUTES);
+    unsigned long long before[DLP_NROUTES + 2], after[DLP_NROUTES + 2];
+    dl_preload_rma_routes(before, DLP_NROUTES + 2);
     batch(c, v, 1);
-    dl_preload_rma_routes(after, DLP_NROUTES);
+    dl_preload_rma_routes(after, DLP_NROUTES + 2);
     if (v == V_AUTO)
       for (int r = 0; r < DLP_NROUTES; r++)
         if (after[r] > before[r])
-          *route = dlp_route_name(r);
+          *route = after[DLP_NROUTES + 1] > before[DLP_NROUTES + 1] ? "landed"
+                                                                   : dlp_route_name(r);
     int good = 1;
     if (rank == recv_rank && v == V_MANUAL) {
       memcpy(ref, mem, len);
@@ -452,10 +458,11 @@ static stat3 summary(const double *us, int batches)
   return st;
 }
 
-/* the route variant v forces (-1: none) */
+/* the prediction of variant v's route (-1: none) */
 static int route_of(int v)
 {
-  return v == V_PACK || v == V_BLOCKS || v == V_PIPE || v == V_DLMPICH ? forced[v] : -1;
+  return v == V_PACK || v == V_BLOCKS || v == V_PIPE || v == V_DLMPICH ? forced[v]
+       : v == V_LAND ? DLP_RMA_LANDED : -1;
 }
 
 /* pred: the model's time of each route (ns; NULL: no prediction) */
@@ -466,8 +473,10 @@ static void report(const ctx *c, const double *us, int batches, const char *rout
   stat3 st[NVAR];
   for (int v = 0; v < NVAR; v++)
     st[v] = summary(us + v * batches, batches);
-  int best = V_PACK;
-  for (int v = V_BLOCKS; v <= V_DLMPICH; v++)
+  /* operations land only in fence epochs: elsewhere dl-land is the
+     automatic choice again */
+  int best = V_PACK, last = c->sync == S_FENCE ? V_LAND : V_DLMPICH;
+  for (int v = V_BLOCKS; v <= last; v++)
     if (st[v].med < st[best].med)
       best = v;
   const int against[3] = {best, V_MPICH, V_MANUAL};
@@ -484,12 +493,12 @@ static void report(const ctx *c, const double *us, int batches, const char *rout
     printf("  %-9s %10.1f  (%9.1f - %9.1f)", var_names[v], st[v].med, st[v].lo,
            st[v].hi);
     double model = pred && route_of(v) >= 0 ? pred[route_of(v)] / 1e3 : -1;
-    if (model >= 0)
+    if (model >= 0 && model < INFINITY)
       printf("  model %9.1f", model);
     printf("\n");
     fprintf(files[0], "\"%s\",%s,%zu,%s,%.2f,%.2f,%.2f,", pt->name, sync_names[c->sync],
             pt->bytes, var_names[v], st[v].med, st[v].lo, st[v].hi);
-    if (model >= 0)
+    if (model >= 0 && model < INFINITY)
       fprintf(files[0], "%.2f", model);
     fprintf(files[0], "\n");
   }
@@ -538,7 +547,7 @@ static bool run(const opts *o, const pentry *e, FILE *const files[2])
   if (rank == (pt.op == PUT ? 0 : 1))
     fill(rank ? c.wmem : c.omem, rank ? pt.t.memlen : pt.o.memlen, 88172645463325252ull);
   bool ok = true;
-  double pred[DLP_NROUTES];
+  double pred[DLP_NROUTES + 1];
   bool predicted = rank == 0 &&
                    dlp_rma_predict(pt.op == GET, c.omem + pt.o.off, 1, pt.o.type, 1,
                                    (MPI_Aint)pt.t.off, 1, pt.t.type, c.win, pred) >= 0;
@@ -555,6 +564,7 @@ static bool run(const opts *o, const pentry *e, FILE *const files[2])
   }
   free(us);
   dlp_configure_strategy(-1);
+  dlp_configure_land(0);
   MPI_Win_free(&c.win);
   free(c.omem);
   free(c.sbuf);

@@ -6,7 +6,10 @@
 # blocks, mpich, pipe; the pipelined route also with DL_PIPELINE_CHUNK=1000,
 # an odd chunk that splits target blocks and elements; blocks under a
 # tuning file whose model sends them from the user's memory, block against
-# block: "lockstep"). Each preloaded run
+# block: "lockstep"; and with DL_RMA_LAND=always, puts of fence epochs
+# landed at the target, "landed", which no forced route takes, also in
+# landings of 1000 bytes that split target blocks and elements). Each
+# preloaded run
 # says which routes must have carried one-sided operations that each rank
 # issued (DL_EXPECT_RMA_ROUTES) and which must not (DL_FORBID_RMA_ROUTES;
 # blocks that the target's unit cannot address are packed, so the blocks
@@ -31,21 +34,29 @@ run() {
 pre="-genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD $lib"
 run -genv DL_EXPECT_PRELOAD 0
 run $pre -genv DL_EXPECT_RMA_ROUTES direct
+# puts in fence epochs land at the target, whatever the model says
+run $pre -genv DL_RMA_LAND always -genv DL_EXPECT_RMA_ROUTES direct,landed
+run $pre -genv DL_RMA_LAND always -genv DL_RMA_LAND_CHUNK 1000 \
+    -genv DL_EXPECT_RMA_ROUTES direct,landed
 run $pre -genv DL_STRATEGY pack -genv DL_EXPECT_RMA_ROUTES direct,pack \
-    -genv DL_FORBID_RMA_ROUTES blocks,mpich,pipeline
+    -genv DL_FORBID_RMA_ROUTES blocks,mpich,pipeline,landed
 run $pre -genv DL_STRATEGY blocks -genv DL_EXPECT_RMA_ROUTES direct,blocks \
-    -genv DL_FORBID_RMA_ROUTES mpich,pipeline
+    -genv DL_FORBID_RMA_ROUTES mpich,pipeline,landed
 run $pre -genv DL_STRATEGY mpich -genv DL_EXPECT_RMA_ROUTES direct,mpich \
-    -genv DL_FORBID_RMA_ROUTES pack,blocks,pipeline
+    -genv DL_FORBID_RMA_ROUTES pack,blocks,pipeline,landed
 run $pre -genv DL_STRATEGY pipe -genv DL_EXPECT_RMA_ROUTES direct,pipeline \
-    -genv DL_FORBID_RMA_ROUTES pack,blocks,mpich
+    -genv DL_FORBID_RMA_ROUTES pack,blocks,mpich,landed
 run $pre -genv DL_STRATEGY pipe -genv DL_PIPELINE_CHUNK 1000 \
-    -genv DL_EXPECT_RMA_ROUTES direct,pipeline -genv DL_FORBID_RMA_ROUTES pack,blocks,mpich
+    -genv DL_EXPECT_RMA_ROUTES direct,pipeline -genv DL_FORBID_RMA_ROUTES pack,blocks,mpich,landed
 # a model under which blocks go from the user's memory, block against
 # block (packing dear, operations cheap): forced and chosen
 conf=$(mktemp /tmp/dl-rma-tune-XXXXXX)
 printf 'rma_put 0 1 0 0 0 0\nrma_get 0 1 0 0 0 0\nrma_pack 1000 1\n' > "$conf"
 run $pre -genv DL_TUNE_FILE "$conf" -genv DL_STRATEGY blocks \
-    -genv DL_EXPECT_RMA_ROUTES direct,blocks,lockstep -genv DL_FORBID_RMA_ROUTES mpich,pipeline
+    -genv DL_EXPECT_RMA_ROUTES direct,blocks,lockstep -genv DL_FORBID_RMA_ROUTES mpich,pipeline,landed
+# a model under which puts land (MPICH's target engine dear, packing
+# free): chosen
+printf 'rma_put 0 1000 0 1000 0 1000\nrma_get 0 1000 0 1000 0 1000\nrma_pack 0 0\n' > "$conf"
+run $pre -genv DL_TUNE_FILE "$conf" -genv DL_EXPECT_RMA_ROUTES direct,landed
 rm -f "$conf"
 echo "ok"

@@ -33,7 +33,9 @@
  *                              one-sided operations this rank issued
  *                              (dl_preload_rma_routes; "lockstep": the
  *                              blocks route's operations from the user's
- *                              memory, its count past the routes')
+ *                              memory, and "landed": puts unpacked by
+ *                              the target's fence, the two counts past
+ *                              the routes')
  *   DL_FORBID_RMA_ROUTES=a,b   fail if any of them carried one
  *   DL_TEST_SEED               the random seed (rank 0's is used)
  *   DL_TEST_SCALE              scales the number of random cases (1)
@@ -1235,7 +1237,9 @@ static void check_routes(void)
       int r = 0;
       while (named(r) && strcmp(named(r), word))
         r++;
-      if (!strcmp(word, "lockstep"))   /* the count past the routes' */
+      if (!strcmp(word, "lockstep"))   /* the counts past the routes' */
+        r = n - 2;
+      else if (!strcmp(word, "landed"))
         r = n - 1;
       else if (!named(r))
         r = n;

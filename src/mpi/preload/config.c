@@ -25,6 +25,9 @@ static void load(void)
   cfg.adapt = dli_env_flag("DL_ADAPT", false);
   cfg.ring = (int)dli_env_int("DL_PIPELINE_RING", 4, 2, 4);
   cfg.strategy = route_of[dli_env_choice("DL_STRATEGY", strategies, 0)];
+  static const char *const lands[] = {"never", "auto", "always", NULL};
+  cfg.land = dli_env_choice("DL_RMA_LAND", lands, 1) - 1;
+  cfg.land_chunk = (size_t)dli_env_int("DL_RMA_LAND_CHUNK", 64 << 10, 1, 1 << 30);
   chunk = dlp_th()->chunk;
   if (cfg.trace)
     dlp_trace("active: %s mode, chunk %zu bytes, ring %d, route %s%s, %d route "
@@ -71,6 +74,12 @@ void dlp_configure_strategy(int route)
 {
   pthread_once(&once, load);
   cfg.strategy = route;
+}
+
+void dlp_configure_land(int land)
+{
+  pthread_once(&once, load);
+  cfg.land = land;
 }
 
 void dlp_configure_adapt(bool adapt)

@@ -44,6 +44,9 @@ typedef struct dlp_config {
   int strategy;      /* DL_STRATEGY: a route (DLP_R_PACK, _BLOCKS, _PIPE or
                         _MPICH) forced, or -1 */
   bool adapt;        /* DL_ADAPT=1: one calibration round per plan */
+  int land;          /* DL_RMA_LAND: puts in fence epochs land at the
+                        target: 1 always, 0 where the model says, -1 never */
+  size_t land_chunk; /* DL_RMA_LAND_CHUNK: stream bytes per landing */
 } dlp_config;
 DLI_HIDDEN const dlp_config *dlp_cfg(void);
 /* the benchmark's and tests' switches, at a point where no message is in
@@ -52,6 +55,9 @@ DLI_HIDDEN const dlp_config *dlp_cfg(void);
 DLI_HIDDEN void dlp_configure(bool pipeline, size_t chunk);
 DLI_HIDDEN void dlp_configure_strategy(int route);
 DLI_HIDDEN void dlp_configure_adapt(bool adapt);
+/* DL_RMA_LAND's setting for operations issued from now on (windows made
+   under "never" never land) */
+DLI_HIDDEN void dlp_configure_land(int land);
 /* the pipeline chunk in use */
 DLI_HIDDEN size_t dlp_chunk(void);
 DLI_HIDDEN void dlp_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -68,7 +74,8 @@ int dl_preload_active(void);
 int dl_preload_routes(unsigned long long *out, int n);
 const char *dl_preload_route_name(int route);
 /* exported (rma.c): one-sided operations each route carried as origin,
-   then (entry DLP_NROUTES) those of blocks from the user's memory */
+   then (entry DLP_NROUTES) those of blocks from the user's memory, then
+   puts landed at the target */
 int dl_preload_rma_routes(unsigned long long *out, int n);
 
 /* ---- counts (stats.c) ---- */
@@ -222,14 +229,19 @@ typedef struct dlp_rma_shape {
    user's memory, one operation per overlap of origin and target blocks */
 DLI_HIDDEN int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_t *chunk,
                             bool *lockstep);
+/* the time of a put or get landed (landing.c) */
+DLI_HIDDEN double dlp_rma_land_cost(const dlp_rma_shape *s);
 /* what the model predicts for an MPI_Put (get: MPI_Get) of (buf, count,
    dt) onto (tcount, ttype) at disp of rank's window (rma.c): each route's
-   time in t (ns) and the least's route; -1 where the interposer would hand
-   the operation to MPICH whole (predefined or dense data, no description
-   of the window) */
+   time in t (ns), a landed one's at t[DLP_RMA_LANDED], and the least's
+   route among the routes; -1 where the interposer
+   would hand the operation to MPICH whole (predefined or dense data, no
+   description of the window) */
+#define DLP_RMA_LANDED DLP_NROUTES
 DLI_HIDDEN int dlp_rma_predict(bool get, const void *buf, MPI_Count count, MPI_Datatype dt,
                                int rank, MPI_Aint disp, MPI_Count tcount,
-                               MPI_Datatype ttype, MPI_Win win, double t[DLP_NROUTES]);
+                               MPI_Datatype ttype, MPI_Win win,
+                               double t[DLP_NROUTES + 1]);
 /* prints them as tuning file lines */
 DLI_HIDDEN void dlp_thresholds_print(FILE *f);
 
@@ -393,6 +405,33 @@ DLI_HIDDEN bool dlp_win_target(const dlp_win *w, int rank, MPI_Aint *size,
    into (when not NULL) gets stage's first into->bytes bytes unpacked, then
    stage is freed (dlp_stage_put) */
 DLI_HIDDEN int dlp_win_defer(dlp_win *w, int rank, void *stage, const dlp_data *into);
+/* its landing state, or NULL (puts do not land on it) */
+typedef struct dlp_landing dlp_landing;
+DLI_HIDDEN dlp_landing *dlp_win_landing(const dlp_win *w);
+
+/* ---- puts landed at the target (landing.c) ---- */
+/* made collectively with the window (comm: its group; base: this rank's
+   memory; dynamic: offsets are addresses), freed with it */
+DLI_HIDDEN int dlp_landing_new(MPI_Comm comm, void *base, bool dynamic,
+                               dlp_landing **out);
+DLI_HIDDEN void dlp_landing_free(dlp_landing *l);
+/* whether a fence epoch is open here (puts may land), and its end by an
+   epoch of another kind */
+DLI_HIDDEN bool dlp_landing_open(const dlp_landing *l);
+DLI_HIDDEN void dlp_landing_close(dlp_landing *l);
+/* a put of operand o onto target layout t at byte off of rank's window:
+   packed and sent now, in landings of dlp_cfg()->land_chunk stream bytes;
+   an MPI error class */
+DLI_HIDDEN int dlp_land(dlp_landing *l, int rank, MPI_Aint off, const dlp_data *o,
+                        const dlp_data *t);
+/* a get of target layout t at byte off of rank's window into `into`: a
+   request sent now, the data unpacked by this rank's next fence */
+DLI_HIDDEN int dlp_land_get(dlp_landing *l, int rank, MPI_Aint off, const dlp_data *into,
+                            const dlp_data *t);
+/* in MPI_Win_fence before MPICH's: receives and unpacks the landings of
+   the epoch it closes, answers the get requests, unpacks the replies to
+   this rank's gets, completes this rank's sends; an MPI error class */
+DLI_HIDDEN int dlp_landing_fence(dlp_landing *l, int assert);
 
 /* ---- probed messages (probe.c) ---- */
 /* a receive whose envelope matches a stream a probe received whole: true

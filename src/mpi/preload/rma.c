@@ -52,17 +52,19 @@ typedef struct rma {
 } rma;
 
 #define BATCH 256
-/* per route, then those of BLOCKS that went from the user's memory */
+/* per route, then those of BLOCKS that went from the user's memory, then
+   puts landed at the target (PACK) */
 #define LOCKSTEP DLP_NROUTES
-static _Atomic unsigned long long carried[DLP_NROUTES + 1];
+#define LANDED (DLP_NROUTES + 1)
+static _Atomic unsigned long long carried[DLP_NROUTES + 2];
 
 /* exported: one-sided operations (as origin) each route carried */
 __attribute__((visibility("default"))) int dl_preload_rma_routes(unsigned long long *out,
                                                                  int n)
 {
-  for (int r = 0; r <= DLP_NROUTES && r < n; r++)
+  for (int r = 0; r <= LANDED && r < n; r++)
     out[r] = carried[r];
-  return DLP_NROUTES + 1;
+  return LANDED + 1;
 }
 
 /* one MPICH operation of x: n stream bytes from `from` (results to `to`),
@@ -338,8 +340,7 @@ static size_t blocks_of(const dlp_data *d)
   return n > (double)DLI_MPI_BLOCKS_CAP ? (size_t)DLI_MPI_BLOCKS_CAP : (size_t)n;
 }
 
-/* the route of least predicted time (rma_model.c), each route's time in t */
-static int predict(rma *x, double t[DLP_NROUTES])
+static dlp_rma_shape shape_of(const rma *x)
 {
   const dlp_data *o = x->kind == GET || x->operand ? &x->o : &x->r;
   dlp_rma_shape s = {.get = x->kind == GET || x->kind == GET_ACC, .n = x->n,
@@ -347,17 +348,42 @@ static int predict(rma *x, double t[DLP_NROUTES])
                      .lockstep_ok = x->kind != GET_ACC && !o->dense};
   s.k = blocks_of(&x->t);
   s.k_origin = blocks_of(o);
+  return s;
+}
+
+/* the route of least predicted time (rma_model.c), each route's time in t */
+static int predict(rma *x, double t[DLP_NROUTES])
+{
+  dlp_rma_shape s = shape_of(x);
   return dlp_rma_best(&s, t, &x->chunk, &x->lockstep);
 }
 
-/* forced, or the route of least predicted time */
-static int choose(rma *x)
+/* a put or get, not a request form, in a fence epoch, of a target layout
+   with gaps: it may land (landing.c); it does where DL_RMA_LAND=always or
+   the model predicts it beats the route chosen */
+static bool lands(const rma *x, bool req, int route, const double t[DLP_NROUTES])
+{
+  int land = dlp_cfg()->land;
+  if ((x->kind != PUT && x->kind != GET) || req || x->t.dense || land < 0 ||
+      !dlp_landing_open(dlp_win_landing(dlp_win_of(x->win))))
+    return false;
+  if (land > 0)
+    return true;
+  dlp_rma_shape s = shape_of(x);
+  return dlp_cfg()->strategy < 0 && dlp_rma_land_cost(&s) < t[route];
+}
+
+/* forced, or the route of least predicted time; *land: the put lands at
+   the target instead */
+static int choose(rma *x, bool req, bool *land)
 {
   int forced = dlp_cfg()->strategy;
+  *land = false;
   if (x->el == MPI_DATATYPE_NULL || forced == DLP_R_MPICH)
     return DLP_R_MPICH;
   double t[DLP_NROUTES];
   int best = predict(x, t);
+  *land = lands(x, req, forced >= 0 ? forced : best, t);
   size_t esize = (size_t)x->esize;
   if (strcmp(dlp_th()->chunk_from, "environment") == 0)
     x->chunk = dlp_chunk() / esize * esize;
@@ -551,7 +577,7 @@ static int run(rma *x, int *route, MPI_Request *req)
 
 int dlp_rma_predict(bool get, const void *buf, MPI_Count count, MPI_Datatype dt, int rank,
                     MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, MPI_Win win,
-                    double t[DLP_NROUTES])
+                    double t[DLP_NROUTES + 1])
 {
   rma_args a = {.kind = get ? GET : PUT, .origin = buf, .ocount = count, .otype = dt,
                 .result = (void *)buf, .rcount = count, .rtype = dt, .rank = rank,
@@ -560,6 +586,8 @@ int dlp_rma_predict(bool get, const void *buf, MPI_Count count, MPI_Datatype dt,
   rma x;
   if (describe(&x, &a) != MPI_SUCCESS || x.el == MPI_DATATYPE_NULL)
     return -1;
+  dlp_rma_shape s = shape_of(&x);
+  t[DLP_RMA_LANDED] = dlp_rma_land_cost(&s);
   return predict(&x, t);
 }
 
@@ -576,7 +604,19 @@ static int one_sided(const rma_args *a, MPI_Request *req)
   if (rc != MPI_SUCCESS)
     return dlp_raise_win_msg(a->win, rc, "%s: the target range lies outside rank %d's "
                              "window", call, a->rank);
-  int route = choose(&x);
+  bool land;
+  int route = choose(&x, req != NULL, &land);
+  if (land) {
+    MPI_Aint off;
+    dlp_landing *l = dlp_win_landing(dlp_win_of(a->win));
+    rc = __builtin_mul_overflow(x.disp, x.unit, &off) ? MPI_ERR_RMA_RANGE
+       : x.kind == PUT ? dlp_land(l, a->rank, off, &x.o, &x.t)
+                       : dlp_land_get(l, a->rank, off, &x.o, &x.t);
+    count(DLP_R_PACK);
+    count(LANDED);
+    return rc == MPI_SUCCESS ? rc : dlp_raise_win_msg(a->win, rc, "%s: could not be sent "
+                                                      "to land", call);
+  }
   if (route == DLP_R_MPICH) {
     count(route);
     return pass_derived(a, req);

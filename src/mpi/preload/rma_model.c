@@ -53,6 +53,25 @@ static double cost(const dlp_rma_link *l, const dlp_rma_model *md, const dlp_rma
   }
 }
 
+/* a put landed at the target: in m chunks, each packed here, moved as one
+   contiguous message and unpacked there block by block while the next is
+   packed; the slowest of the three stages sets the pace, the others add
+   their share of one chunk. A get the other way round, after its request
+   went there (one more latency) */
+double dlp_rma_land_cost(const dlp_rma_shape *s)
+{
+  const dlp_rma_model *md = &dlp_th()->rma;
+  const dlp_rma_link *l = s->get ? &md->get : &md->put;
+  double n = (double)s->n, k = (double)s->k, ko = s->origin_dense ? 0 : (double)s->k_origin;
+  size_t chunk = dlp_cfg()->land_chunk;
+  double m = (double)((s->n + chunk - 1) / chunk);
+  double pack = md->pb * ko + md->pn * n, move = l->o * m + l->G * n,
+         unpack = md->pb * k + md->pn * n;
+  double most = pack > move ? pack : move;
+  most = most > unpack ? most : unpack;
+  return (s->get ? 2 : 1) * l->L + most + (pack + move + unpack - most) / (m < 1 ? 1 : m);
+}
+
 int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_t *chunk,
                  bool *lockstep)
 {

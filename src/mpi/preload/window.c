@@ -28,6 +28,7 @@ struct dlp_win {
     MPI_Aint size, unit;
   } *at;
   deferred *pending;
+  dlp_landing *land;         /* puts landed at the target (landing.c) */
 };
 
 static int keyval = MPI_KEYVAL_INVALID;
@@ -49,6 +50,7 @@ static void release(dlp_win *w)
     w->pending = d->next;
     run(d);
   }
+  dlp_landing_free(w->land);
   pthread_mutex_destroy(&w->lock);
   free(w->at);
   free(w);
@@ -78,10 +80,11 @@ dlp_win *dlp_win_of(MPI_Win win)
 }
 
 /* after MPICH made win over comm: every rank's size and unit (a dynamic
-   window addresses bytes absolutely and needs none). A window the
+   window addresses bytes absolutely and needs none), and whether puts may
+   land (every rank must agree: its fences exchange counts). A window the
    interposer could not describe on some rank is MPICH's alone: no error,
    its operations take MPICH's route */
-static int describe(MPI_Win win, MPI_Comm comm, MPI_Aint size, MPI_Aint unit,
+static int describe(MPI_Win win, MPI_Comm comm, void *base, MPI_Aint size, MPI_Aint unit,
                     bool dynamic)
 {
   pthread_once(&key_once, make_key);
@@ -91,15 +94,16 @@ static int describe(MPI_Win win, MPI_Comm comm, MPI_Aint size, MPI_Aint unit,
   dlp_win *w = calloc(1, sizeof(*w));
   if (w && !dynamic)
     w->at = malloc((size_t)n * sizeof(*w->at));
-  int ok = w && (dynamic || w->at) && keyval != MPI_KEYVAL_INVALID, all_ok = ok;
+  int ok = w && (dynamic || w->at) && keyval != MPI_KEYVAL_INVALID;
+  int mine[2] = {ok, dlp_cfg()->land >= 0}, all[2] = {0, 0};
   /* collective whatever happened here, so that no rank waits alone */
-  if (!dynamic) {
-    rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
-    struct dlp_win_rank mine = {size, unit};
-    if (rc == MPI_SUCCESS && all_ok)
-      rc = PMPI_Allgather(&mine, 2, MPI_AINT, w->at, 2, MPI_AINT, comm);
-  }
-  if (rc != MPI_SUCCESS || !all_ok) {
+  rc = PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, comm);
+  struct dlp_win_rank me = {size, unit};
+  if (rc == MPI_SUCCESS && all[0] && !dynamic)
+    rc = PMPI_Allgather(&me, 2, MPI_AINT, w->at, 2, MPI_AINT, comm);
+  if (rc == MPI_SUCCESS && all[0] && all[1])
+    rc = dlp_landing_new(comm, base, dynamic, &w->land);
+  if (rc != MPI_SUCCESS || !all[0]) {
     if (w)
       free(w->at);
     free(w);
@@ -121,6 +125,11 @@ bool dlp_win_target(const dlp_win *w, int rank, MPI_Aint *size, MPI_Aint *unit)
   *size = w->dynamic ? -1 : w->at[rank].size;
   *unit = w->dynamic ? 1 : w->at[rank].unit;
   return true;
+}
+
+dlp_landing *dlp_win_landing(const dlp_win *w)
+{
+  return w ? w->land : NULL;
 }
 
 int dlp_win_defer(dlp_win *w, int rank, void *stage, const dlp_data *into)
@@ -169,57 +178,63 @@ static void complete(MPI_Win win, int rank)
 
 /* ---- window creation ---- */
 
-static int made(int rc, MPI_Win *win, MPI_Comm comm, MPI_Aint size, MPI_Aint unit,
-                bool dynamic)
+static int made(int rc, MPI_Win *win, MPI_Comm comm, void *base, MPI_Aint size,
+                MPI_Aint unit, bool dynamic)
 {
-  return rc == MPI_SUCCESS ? describe(*win, comm, size, unit, dynamic) : rc;
+  return rc == MPI_SUCCESS ? describe(*win, comm, base, size, unit, dynamic) : rc;
+}
+
+/* the memory MPI_Win_allocate* returned */
+static void *allocated(int rc, void *baseptr)
+{
+  return rc == MPI_SUCCESS ? *(void **)baseptr : NULL;
 }
 
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                    MPI_Comm comm, MPI_Win *win)
 {
-  return made(PMPI_Win_create(base, size, disp_unit, info, comm, win), win, comm, size,
-              disp_unit, false);
+  return made(PMPI_Win_create(base, size, disp_unit, info, comm, win), win, comm, base,
+              size, disp_unit, false);
 }
 
 int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                      MPI_Comm comm, MPI_Win *win)
 {
   return made(PMPI_Win_create_c(base, size, disp_unit, info, comm, win), win, comm,
-              size, disp_unit, false);
+              base, size, disp_unit, false);
 }
 
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                      void *baseptr, MPI_Win *win)
 {
-  return made(PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win), win, comm,
-              size, disp_unit, false);
+  int rc = PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
+  return made(rc, win, comm, allocated(rc, baseptr), size, disp_unit, false);
 }
 
 int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
                        void *baseptr, MPI_Win *win)
 {
-  return made(PMPI_Win_allocate_c(size, disp_unit, info, comm, baseptr, win), win, comm,
-              size, disp_unit, false);
+  int rc = PMPI_Win_allocate_c(size, disp_unit, info, comm, baseptr, win);
+  return made(rc, win, comm, allocated(rc, baseptr), size, disp_unit, false);
 }
 
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                             void *baseptr, MPI_Win *win)
 {
-  return made(PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win), win,
-              comm, size, disp_unit, false);
+  int rc = PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win);
+  return made(rc, win, comm, allocated(rc, baseptr), size, disp_unit, false);
 }
 
 int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                               MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-  return made(PMPI_Win_allocate_shared_c(size, disp_unit, info, comm, baseptr, win), win,
-              comm, size, disp_unit, false);
+  int rc = PMPI_Win_allocate_shared_c(size, disp_unit, info, comm, baseptr, win);
+  return made(rc, win, comm, allocated(rc, baseptr), size, disp_unit, false);
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-  return made(PMPI_Win_create_dynamic(info, comm, win), win, comm, 0, 1, true);
+  return made(PMPI_Win_create_dynamic(info, comm, win), win, comm, NULL, 0, 1, true);
 }
 
 /* ---- synchronization: MPICH's, then the work of what it completed ---- */
@@ -231,9 +246,49 @@ static int synced(int rc, MPI_Win win, int rank)
   return rc;
 }
 
+/* the landed puts and gets first: MPICH's fence then opens the next epoch
+   to memory that holds them (landing.c); MPICH's fence is called whatever
+   happened, as every rank must */
 int MPI_Win_fence(int assert, MPI_Win win)
 {
-  return synced(PMPI_Win_fence(assert, win), win, -1);
+  int land = dlp_landing_fence(dlp_win_landing(dlp_win_of(win)), assert);
+  int rc = synced(PMPI_Win_fence(assert, win), win, -1);
+  if (rc == MPI_SUCCESS && land != MPI_SUCCESS)
+    return dlp_raise_win_msg(win, land, "MPI_Win_fence: a landed put or get could not "
+                             "be completed here");
+  return rc;
+}
+
+/* epochs other than a fence's: puts do not land */
+static dlp_win *leaving_fence(MPI_Win win)
+{
+  dlp_win *w = dlp_win_of(win);
+  dlp_landing_close(dlp_win_landing(w));
+  return w;
+}
+
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+  leaving_fence(win);
+  return PMPI_Win_start(group, assert, win);
+}
+
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+{
+  leaving_fence(win);
+  return PMPI_Win_post(group, assert, win);
+}
+
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+  leaving_fence(win);
+  return PMPI_Win_lock(lock_type, rank, assert, win);
+}
+
+int MPI_Win_lock_all(int assert, MPI_Win win)
+{
+  leaving_fence(win);
+  return PMPI_Win_lock_all(assert, win);
 }
 
 int MPI_Win_complete(MPI_Win win)

@@ -20,8 +20,11 @@ const char *dl_strerror(int code)
   }
 }
 
-/* thread-local, so no locking and no thread sees another's reason */
-static _Thread_local char detail[192];
+/* thread-local, so no locking and no thread sees another's reason; in the
+   static TLS block (initial-exec), so that clearing it before each small
+   MPI_Pack is a store, not a call to __tls_get_addr (192 bytes fit the
+   surplus glibc keeps for libraries loaded later) */
+static _Thread_local __attribute__((tls_model("initial-exec"))) char detail[192];
 
 const char *dl_last_error_detail(void)
 {

@@ -593,6 +593,44 @@ START_TEST(counts_across_threads)
 }
 END_TEST
 
+/* the per-call lookup MPI_Pack and MPI_Unpack take first
+   (dli_type_recent): the decoded type of the datatype this thread looked
+   up last, until any decoded type is freed (a handle is reused only after
+   its type is gone); and MPI_Pack through it moves MPICH's bytes */
+START_TEST(recent_type)
+{
+  MPI_Datatype v, w;
+  MPI_Type_vector(3, 1, 2, MPI_DOUBLE, &v);
+  MPI_Type_commit(&v);
+  MPI_Type_vector(2, 2, 3, MPI_INT, &w);
+  MPI_Type_commit(&w);
+  ck_assert_ptr_null(dli_type_recent(v));      /* never looked up */
+  dlp_data d, e;
+  ck_assert_int_eq(dlp_data_get(NULL, 1, v, &d), MPI_SUCCESS);
+  ck_assert_int_eq(dlp_data_get(NULL, 1, v, &d), MPI_SUCCESS);
+  ck_assert_ptr_eq(dli_type_recent(v), d.t);   /* fires */
+  ck_assert_ptr_null(dli_type_recent(w));
+  ck_assert_ptr_null(dli_type_recent(MPI_DOUBLE));
+  double in[6] = {1, 2, 3, 4, 5, 6};
+  char ours[64], theirs[64];
+  int p = 0, q = 0;
+  ck_assert_int_eq(MPI_Pack(in, 1, v, ours, sizeof(ours), &p, MPI_COMM_SELF), MPI_SUCCESS);
+  ck_assert_ptr_eq(dli_type_recent(v), d.t);
+  ck_assert_int_eq(PMPI_Pack(in, 1, v, theirs, sizeof(theirs), &q, MPI_COMM_SELF),
+                   MPI_SUCCESS);
+  ck_assert_int_eq(p, 24);
+  ck_assert_int_eq(q, 24);
+  ck_assert_mem_eq(ours, theirs, 24);
+  ck_assert_int_eq(dlp_data_get(NULL, 1, w, &e), MPI_SUCCESS);
+  ck_assert_int_eq(dlp_data_get(NULL, 1, w, &e), MPI_SUCCESS);
+  ck_assert_ptr_eq(dli_type_recent(w), e.t);
+  ck_assert_ptr_null(dli_type_recent(v));      /* one entry: the last */
+  MPI_Type_free(&v);                           /* a decoded type freed */
+  ck_assert_ptr_null(dli_type_recent(w));
+  MPI_Type_free(&w);
+}
+END_TEST
+
 /* the runs of one element of a decoded type, for the one-sided model:
    counted once (the count kept with the decoded type), capped */
 START_TEST(element_runs)
@@ -642,6 +680,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, engine_verdict_by_structure);
   tcase_add_test(tc, rma_model_routes);
   tcase_add_test(tc, element_runs);
+  tcase_add_test(tc, recent_type);
   tcase_add_test(tc, counts_across_threads);
   int rc = test_run("strategy", tc, true);
   dlp_plans_free();

@@ -31,6 +31,10 @@ typedef struct dli_mpi_info {
 } dli_mpi_info;
 DLI_HIDDEN int dli_type_from_mpi_info(MPI_Datatype dt, dl_type **out,
                                       dli_mpi_info *info);
+/* the decoded form of dt when dt is the derived type this thread last
+   looked up and no decoded type was freed since (one compare: the
+   per-call paths); NULL otherwise (ask dli_type_from_mpi_info) */
+DLI_HIDDEN dl_type *dli_type_recent(MPI_Datatype dt);
 /* the contiguous runs of one element of a type dli_type_from_mpi_info
    decoded (1 for a predefined one), counted once and kept, at most
    DLI_MPI_BLOCKS_CAP (also the answer for a type not decoded) */

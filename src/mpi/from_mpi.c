@@ -472,6 +472,12 @@ static entry *cached(MPI_Datatype dt)
   return e;
 }
 
+dl_type *dli_type_recent(MPI_Datatype dt)
+{
+  unsigned long f = atomic_load_explicit(&freed, memory_order_acquire);
+  return last.e && last.dt == dt && last.freed == f ? last.e->t : NULL;
+}
+
 /* the cached type, building and caching it if needed; build_lock held */
 static int lookup(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
 {

@@ -31,19 +31,34 @@ static int data(const char *call, const void *buf, MPI_Count count,
   return rc;
 }
 
+/* the dataloop form of (count, dt): the type this thread used last at
+   once (dl_pack checks the rest), else described in full */
+static int type_of(const char *call, const void *buf, MPI_Count count, MPI_Datatype dt,
+                   MPI_Comm comm, dl_type **t)
+{
+  if (count >= 0 && (*t = dli_type_recent(dt))) {
+    dlp_detail_clear();
+    return MPI_SUCCESS;
+  }
+  dlp_data d;
+  int rc = data(call, buf, count, dt, comm, &d);
+  *t = d.t;
+  return rc;
+}
+
 static int pack(const char *call, const void *in, MPI_Count incount, MPI_Datatype dt, void *out,
                 MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
 {
   if (!position || comm == MPI_COMM_NULL || outsize < 0 || *position < 0 || *position > outsize ||
       (!out && outsize > 0))
     return DLP_PASS;
-  dlp_data d;
-  int rc = data(call, in, incount, dt, comm, &d);
+  dl_type *t;
+  int rc = type_of(call, in, incount, dt, comm, &t);
   if (rc)
     return rc;
   dlp_count(DLP_N_PACK);
   size_t pos = (size_t)*position;
-  rc = dl_pack(in, incount, d.t, out, (size_t)outsize, &pos);
+  rc = dl_pack(in, incount, t, out, (size_t)outsize, &pos);
   *position = (MPI_Count)pos;
   return outcome(comm, call, rc);
 }
@@ -54,13 +69,13 @@ static int unpack(const char *call, const void *in, MPI_Count insize, MPI_Count 
   if (!position || comm == MPI_COMM_NULL || insize < 0 || *position < 0 || *position > insize ||
       (!in && insize > 0))
     return DLP_PASS;
-  dlp_data d;
-  int rc = data(call, out, outcount, dt, comm, &d);
+  dl_type *t;
+  int rc = type_of(call, out, outcount, dt, comm, &t);
   if (rc)
     return rc;
   dlp_count(DLP_N_UNPACK);
   size_t pos = (size_t)*position;
-  rc = dl_unpack(in, (size_t)insize, &pos, out, outcount, d.t);
+  rc = dl_unpack(in, (size_t)insize, &pos, out, outcount, t);
   *position = (MPI_Count)pos;
   return outcome(comm, call, rc);
 }

@@ -53,7 +53,7 @@ typedef struct rma {
 
 #define BATCH 256
 /* per route, then those of BLOCKS that went from the user's memory, then
-   puts landed at the target (PACK) */
+   puts and gets landed (counted under PACK too) */
 #define LOCKSTEP DLP_NROUTES
 #define LANDED (DLP_NROUTES + 1)
 static _Atomic unsigned long long carried[DLP_NROUTES + 2];
@@ -359,8 +359,9 @@ static int predict(rma *x, double t[DLP_NROUTES])
 }
 
 /* a put or get, not a request form, in a fence epoch, of a target layout
-   with gaps: it may land (landing.c); it does where DL_RMA_LAND=always or
-   the model predicts it beats the route chosen */
+   with gaps: it may land (landing.c); it does where DL_RMA_LAND=always
+   (whatever DL_STRATEGY forces), or where no route is forced and the
+   model predicts it beats the route chosen */
 static bool lands(const rma *x, bool req, int route, const double t[DLP_NROUTES])
 {
   int land = dlp_cfg()->land;
@@ -373,17 +374,19 @@ static bool lands(const rma *x, bool req, int route, const double t[DLP_NROUTES]
   return dlp_cfg()->strategy < 0 && dlp_rma_land_cost(&s) < t[route];
 }
 
-/* forced, or the route of least predicted time; *land: the put lands at
-   the target instead */
+/* forced, or the route of least predicted time; *land: the operation
+   lands instead */
 static int choose(rma *x, bool req, bool *land)
 {
   int forced = dlp_cfg()->strategy;
   *land = false;
-  if (x->el == MPI_DATATYPE_NULL || forced == DLP_R_MPICH)
+  if (x->el == MPI_DATATYPE_NULL)
     return DLP_R_MPICH;
   double t[DLP_NROUTES];
   int best = predict(x, t);
   *land = lands(x, req, forced >= 0 ? forced : best, t);
+  if (forced == DLP_R_MPICH)
+    return DLP_R_MPICH;
   size_t esize = (size_t)x->esize;
   if (strcmp(dlp_th()->chunk_from, "environment") == 0)
     x->chunk = dlp_chunk() / esize * esize;

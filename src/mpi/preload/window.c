@@ -4,10 +4,12 @@
  * the synchronization that completes an operation: staging buffers to free
  * and gets to unpack (doc/rma.md).
  *
- * The facts are gathered once, collectively, when the window is made (one
- * allgather on its communicator), and hang on the window as an attribute
- * whose deletion (MPI_Win_free) frees them. A synchronization call runs the
- * deferred work of the targets it completes after MPICH returned. */
+ * The facts are gathered once, collectively, when the window is made (an
+ * allreduce and an allgather on its communicator, and its landing state:
+ * landing.c), and hang on the window as an attribute whose deletion
+ * (MPI_Win_free) frees them. A synchronization call runs the deferred work
+ * of the targets it completes after MPICH returned; a fence takes the
+ * landings first. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +30,7 @@ struct dlp_win {
     MPI_Aint size, unit;
   } *at;
   deferred *pending;
-  dlp_landing *land;         /* puts landed at the target (landing.c) */
+  dlp_landing *land;         /* puts and gets landed (landing.c) */
 };
 
 static int keyval = MPI_KEYVAL_INVALID;

@@ -33,7 +33,6 @@
  * variant's. Each forced route's row also shows what the one-sided model
  * (rma_model.c, under the tuning file in use) predicts for one epoch of it.
  * Results also go to DIR/rma.csv and DIR/rma-auto.csv. */
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -493,12 +492,12 @@ static void report(const ctx *c, const double *us, int batches, const char *rout
     printf("  %-9s %10.1f  (%9.1f - %9.1f)", var_names[v], st[v].med, st[v].lo,
            st[v].hi);
     double model = pred && route_of(v) >= 0 ? pred[route_of(v)] / 1e3 : -1;
-    if (model >= 0 && model < INFINITY)
+    if (model >= 0)
       printf("  model %9.1f", model);
     printf("\n");
     fprintf(files[0], "\"%s\",%s,%zu,%s,%.2f,%.2f,%.2f,", pt->name, sync_names[c->sync],
             pt->bytes, var_names[v], st[v].med, st[v].lo, st[v].hi);
-    if (model >= 0 && model < INFINITY)
+    if (model >= 0)
       fprintf(files[0], "%.2f", model);
     fprintf(files[0], "\n");
   }

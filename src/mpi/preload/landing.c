@@ -109,6 +109,17 @@ static void wait_sends(dlp_landing *l)
   l->nfl = 0;
 }
 
+/* forgets this rank's gets from the one numbered from on */
+static void drop_gets(dlp_landing *l, size_t from)
+{
+  for (size_t i = from; i < l->ngets; i++) {
+    l->left -= l->gets[i].left;
+    dl_segment_free(&l->gets[i].seg);
+    dl_type_free(&l->gets[i].into.t);
+  }
+  l->ngets = from;
+}
+
 void dlp_landing_free(dlp_landing *l)
 {
   if (!l)
@@ -122,10 +133,7 @@ void dlp_landing_free(dlp_landing *l)
   for (size_t i = 0; l->got && i < (size_t)l->nranks * TYPES; i++)
     dl_type_free(&l->got[i]);
   free(l->got);
-  for (size_t i = 0; i < l->ngets; i++) {   /* never completed: erroneous */
-    dl_segment_free(&l->gets[i].seg);
-    dl_type_free(&l->gets[i].into.t);
-  }
+  drop_gets(l, 0);          /* never completed: an erroneous program's */
   free(l->gets);
   pthread_mutex_destroy(&l->lock);
   free(l->fl);
@@ -144,16 +152,24 @@ void dlp_landing_close(dlp_landing *l)
     __atomic_store_n(&l->open, false, __ATOMIC_RELAXED);
 }
 
+/* room for one more of n elements of size bytes in *arr, doubling *cap */
+static bool room(void **arr, size_t n, size_t *cap, size_t size)
+{
+  if (n < *cap)
+    return true;
+  size_t more = *cap ? 2 * *cap : 16;
+  void *a = realloc(*arr, more * size);
+  if (!a)
+    return false;
+  *arr = a;
+  *cap = more;
+  return true;
+}
+
 static int track(dlp_landing *l, void *stage, MPI_Request req)
 {
-  if (l->nfl == l->capfl) {
-    size_t cap = l->capfl ? 2 * l->capfl : 16;
-    flight *f = realloc(l->fl, cap * sizeof(*f));
-    if (!f)
-      return MPI_ERR_NO_MEM;
-    l->fl = f;
-    l->capfl = cap;
-  }
+  if (!room((void **)&l->fl, l->nfl, &l->capfl, sizeof(*l->fl)))
+    return MPI_ERR_NO_MEM;
   l->fl[l->nfl++] = (flight){req, stage};
   return MPI_SUCCESS;
 }
@@ -251,14 +267,8 @@ int dlp_land(dlp_landing *l, int rank, MPI_Aint off, const dlp_data *o, const dl
 
 static int add_get(dlp_landing *l, const dlp_data *into, uint64_t *id)
 {
-  if (l->ngets == l->capgets) {
-    size_t cap = l->capgets ? 2 * l->capgets : 16;
-    pending_get *g = realloc(l->gets, cap * sizeof(*g));
-    if (!g)
-      return MPI_ERR_NO_MEM;
-    l->gets = g;
-    l->capgets = cap;
-  }
+  if (!room((void **)&l->gets, l->ngets, &l->capgets, sizeof(*l->gets)))
+    return MPI_ERR_NO_MEM;
   pending_get g = {.into = *into, .left = into->bytes};
   if (!into->dense && dl_segment_create(into->buf, into->count, into->t, &g.seg) != DL_OK)
     return MPI_ERR_NO_MEM;
@@ -281,19 +291,16 @@ int dlp_land_get(dlp_landing *l, int rank, MPI_Aint off, const dlp_data *into,
   header h = {.off = (uint64_t)off, .count = (uint64_t)t->count,
               .number = (uint64_t)number, .len = t->bytes};
   int rc = add_get(l, into, &h.id);
-  if (rc == MPI_SUCCESS)
+  bool added = rc == MPI_SUCCESS;
+  if (added)
     rc = send_one(l, TAG_REQ, rank, &h, known ? NULL : t->t, NULL, NULL);
   if (rc == MPI_SUCCESS) {
     l->sent[2 * rank + 1]++;
   } else {
     if (number && !known)
       l->types[number - 1].at[rank] = 0;
-    if (l->ngets && l->gets[l->ngets - 1].left == into->bytes && h.id == l->ngets - 1) {
-      pending_get *g = &l->gets[--l->ngets];
-      l->left -= g->left;
-      dl_segment_free(&g->seg);
-      dl_type_free(&g->into.t);
-    }
+    if (added)              /* the request never left: no reply will come */
+      drop_gets(l, l->ngets - 1);
   }
   pthread_mutex_unlock(&l->lock);
   return rc;
@@ -442,16 +449,6 @@ static int take(dlp_landing *l, int tag, MPI_Message *m, const MPI_Status *st)
   return rc;
 }
 
-static void end_gets(dlp_landing *l)
-{
-  for (size_t i = 0; i < l->ngets; i++) {
-    dl_segment_free(&l->gets[i].seg);
-    dl_type_free(&l->gets[i].into.t);
-  }
-  l->ngets = 0;
-  l->left = 0;
-}
-
 /* before MPICH's fence: the landings and get requests of the epoch it
    closes, taken as they come while the count of them is being summed, and
    the replies to this rank's gets */
@@ -492,7 +489,7 @@ int dlp_landing_fence(dlp_landing *l, int assert)
   if (!(assert & MPI_MODE_NOPRECEDE))
     memset(l->sent, 0, 2 * sizeof(*l->sent) * (size_t)l->nranks);
   wait_sends(l);
-  end_gets(l);
+  drop_gets(l, 0);
   l->epoch++;
   __atomic_store_n(&l->open, !(assert & MPI_MODE_NOSUCCEED), __ATOMIC_RELAXED);
   return rc ? rc : err;

@@ -38,7 +38,12 @@ DLI_HIDDEN size_t dli_unpack_bulk(void *state, const dli_loop *l, uintptr_t orig
                                   dl_count e0, dl_count e1, size_t bytes);
 /* the bulk function for a copy in direction dir (DLI_JIT_PACK, _UNPACK)
    over type t, or NULL when t has no compiled code */
-DLI_HIDDEN dli_bulk_fn dli_bulk_for(const dl_type *t, int dir);
+static inline dli_bulk_fn dli_bulk_for(const dl_type *t, int dir)
+{
+  if (!(atomic_load_explicit(&((dl_type *)t)->compiled, memory_order_acquire) & (1 << dir)))
+    return NULL;
+  return dir == DLI_JIT_PACK ? dli_pack_bulk : dli_unpack_bulk;
+}
 
 /* external32 of a type of one basic type (x32leaf.c): leaf loops convert
    as they copy; state is the stream cursor and the basic type */

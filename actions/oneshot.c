@@ -40,36 +40,73 @@ int dl_type_dense(dl_count count, const dl_type *t, int *dense, dl_aint *offset)
   return DL_OK;
 }
 
-/* the piece of a whole leaf loop, or of a parent fused over one, at user;
-   returns the kind of kernel it takes. A plain leaf is read directly: the
-   general loading costs a third of a small one-shot call. */
-static int leaf_piece(const dli_loop *l, uintptr_t user, dl_piece *p)
+/* the piece of a whole leaf loop at user: read directly, as the general
+   loading (leaf_piece) costs a third of a small one-shot call */
+static inline void plain_piece(const dli_loop *l, uintptr_t user, dl_piece *p)
 {
-  if (l->leaf && l->kind != DLI_CONTIG) {
-    *p = (dl_piece){.base = (char *)(user + (uintptr_t)l->offset), .reps = 1,
-                    .count = l->count, .blk = (size_t)l->blocklen, .stride = l->stride,
-                    .offs = l->kind == DLI_VECTOR ? NULL : l->offs,
-                    .pre = l->kind == DLI_INDEXED ? l->pre : NULL,
-                    .min_blk = l->min_blk, .max_blk = l->max_blk,
-                    .period = l->period, .apart = l->apart};
-    return l->kind;
-  }
+  p->base = (char *)(user + (uintptr_t)l->offset);
+  p->reps = 1;
+  p->rep_stride = 0;
+  p->count = l->count;
+  p->blk = (size_t)l->blocklen;
+  p->stride = l->stride;
+  p->offs = l->kind == DLI_VECTOR ? NULL : l->offs;
+  p->pre = l->kind == DLI_INDEXED ? l->pre : NULL;
+  p->min_blk = l->min_blk;
+  p->max_blk = l->max_blk;
+  p->pos = 0;
+  p->period = l->period;
+  p->apart = l->apart;
+  p->offs32 = l->kind == DLI_VECTOR ? NULL : l->offs32;
+}
+
+/* the piece of a parent fused over a leaf at user, and the leaf's kind */
+static __attribute__((noinline)) int fused_piece(const dli_loop *l, uintptr_t user,
+                                                  dl_piece *p)
+{
   dli_leaf lf;
   dli_leaf_load(&lf, l, user);
   *p = (dl_piece){.base = (char *)lf.base, .reps = lf.reps, .rep_stride = lf.rstride,
                   .count = lf.count, .blk = lf.blk, .stride = lf.stride,
                   .offs = lf.kind == DLI_VECTOR ? NULL : lf.offs,
+                  .offs32 = lf.kind == DLI_VECTOR ? NULL : lf.offs32,
                   .pre = lf.kind == DLI_INDEXED ? lf.pre : NULL,
                   .min_blk = lf.min_blk, .max_blk = lf.max_blk,
                   .period = lf.period, .apart = lf.apart};
   return lf.kind;
 }
 
+/* the general case: a segment on the stack (for types of ordinary depth) */
+static __attribute__((noinline)) int by_segment(const dl_action *a, uintptr_t user,
+                                                dl_count count, const dl_type *t,
+                                                char *packed, size_t n, size_t size,
+                                                dli_bulk_fn bulk, size_t *moved)
+{
+  int frames = dli_segment_frames(t);
+  dl_segment *s = frames <= STACK_FRAMES ? __builtin_alloca(dli_segment_bytes(frames))
+                                         : malloc(dli_segment_bytes(frames));
+  if (!s)
+    return DL_ERR_NOMEM;
+  int rc = dli_segment_init(s, frames, user, count, t);
+  size_t last = n;
+  char *cur = packed;
+  if (!rc)
+    rc = dli_segment_run(s, 0, &last, a, &cur, bulk);
+  if (frames > STACK_FRAMES)
+    free(s);
+  if (rc)
+    return rc;
+  *moved = last;
+  return last < size ? DL_ERR_TRUNCATE : DL_OK;
+}
+
 /* Moves the first min(size, avail) packed bytes between user memory and
-   the packed buffer; *moved says how many. */
-static int oneshot(const dl_action *a, bool pack, uintptr_t user,
-                   dl_count count, const dl_type *t, char *packed,
-                   size_t avail, size_t *moved)
+   the packed buffer; *moved says how many. Inline in dl_pack and dl_unpack:
+   a small type's call pays for every instruction before its kernel. */
+static inline __attribute__((always_inline)) int oneshot(const dl_action *a, bool pack,
+                                                         uintptr_t user, dl_count count,
+                                                         const dl_type *t, char *packed,
+                                                         size_t avail, size_t *moved)
 {
   dli_jit_note_use(t, pack ? DLI_JIT_PACK : DLI_JIT_UNPACK);
   dli_bulk_fn bulk = dli_bulk_for(t, pack ? DLI_JIT_PACK : DLI_JIT_UNPACK);
@@ -78,7 +115,6 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
   if (__builtin_mul_overflow(count, t->b.size, &bytes) || (uint64_t)bytes > SIZE_MAX)
     return DL_ERR_OVERFLOW;
   size_t size = (size_t)bytes;
-  int rc;
   size_t n = size < avail ? size : avail;
   if (n == 0)
     return size > 0 ? DL_ERR_TRUNCATE : DL_OK;
@@ -95,7 +131,8 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
     *moved = n;
     return n < size ? DL_ERR_TRUNCATE : DL_OK;
   }
-  if (dli_interleave_whole(t, count, user, packed, n, pack, bulk != NULL)) {
+  /* (a leaf is never walked interleaved) */
+  if (!l->leaf && dli_interleave_whole(t, count, user, packed, n, pack, bulk != NULL)) {
     *moved = size;
     return DL_OK;
   }
@@ -107,28 +144,17 @@ static int oneshot(const dl_action *a, bool pack, uintptr_t user,
       return DL_OK;
     }
     dl_piece p;
-    int kind = leaf_piece(l, user, &p);
+    int kind = l->kind;
+    if (l->leaf)
+      plain_piece(l, user, &p);
+    else
+      kind = fused_piece(l, user, &p);
     *moved = kind == DLI_VECTOR ? a->vector(&cur, &p)
            : kind == DLI_BLOCKINDEXED ? a->blockindexed(&cur, &p)
                                       : a->indexed(&cur, &p);
     return DL_OK;
   }
-  int frames = dli_segment_frames(t);
-  dl_segment *s = frames <= STACK_FRAMES ? __builtin_alloca(dli_segment_bytes(frames))
-                                         : malloc(dli_segment_bytes(frames));
-  if (!s)
-    return DL_ERR_NOMEM;
-  rc = dli_segment_init(s, frames, user, count, t);
-  size_t last = n;
-  char *cur = packed;
-  if (!rc)
-    rc = dli_segment_run(s, 0, &last, a, &cur, bulk);
-  if (frames > STACK_FRAMES)
-    free(s);
-  if (rc)
-    return rc;
-  *moved = last;
-  return last < size ? DL_ERR_TRUNCATE : DL_OK;
+  return by_segment(a, user, count, t, packed, n, size, bulk, moved);
 }
 
 int dli_pack_args(const char *call, const dl_type *t, dl_count count,

@@ -21,6 +21,7 @@
 #ifndef DLI_LOOP_H
 #define DLI_LOOP_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdatomic.h>
 #include "dataloop.h"
@@ -50,6 +51,9 @@ struct dli_loop {
   dl_count el_size;  /* non-leaf, not STRUCT: packed bytes of an element */
   dl_aint el_extent; /* non-leaf, not STRUCT: extent of an element */
   dl_aint *offs;     /* BLOCKINDEXED, INDEXED, STRUCT */
+  int32_t *offs32;   /* leaf BLOCKINDEXED, INDEXED: offs in 4 bytes each when
+                        all fit (a gather's metadata then costs what a hand
+                        loop's int indices do), else NULL */
   dl_count *pre;     /* INDEXED, STRUCT: count + 1 packed-byte prefix sums */
   dl_count *blocklens; /* non-leaf INDEXED, STRUCT: elements per block */
   dl_aint *exts;     /* STRUCT: extent of block i's element */
@@ -310,9 +314,22 @@ static inline bool dli_transposes(dl_count reps, dl_aint rep_stride, dl_count co
 
 /* ---- runtime compilation: hooks the core calls, defined in src/codegen
    (policy.c: when; jit.c or none.c: how) ---- */
+/* uses[dir] once no use of t can lead to a compile (DL_JIT=0, or the
+   threshold passed): the count is then one load on a line only read */
+#define DLI_USES_DONE LONG_MAX
+/* counts a use of t in direction dir when it may still compile */
+DLI_HIDDEN void dli_jit_count_use(dl_type *t, int dir);
 /* counts a use of t in direction dir (DLI_JIT_PACK, _UNPACK) and compiles
-   that direction when it has become hot */
-DLI_HIDDEN void dli_jit_note_use(const dl_type *t, int dir);
+   that direction when it has become hot; inline, since a small pack pays
+   for every instruction of it */
+static inline void dli_jit_note_use(const dl_type *t, int dir)
+{
+  dl_type *w = (dl_type *)t;
+  if (!t->builtin &&
+      !(atomic_load_explicit(&w->compiled, memory_order_relaxed) & (1 << dir)) &&
+      atomic_load_explicit(&w->uses[dir], memory_order_relaxed) != DLI_USES_DONE)
+    dli_jit_count_use(w, dir);
+}
 /* compiles t unless DL_JIT=0 says never (a hint or a threshold reached) */
 DLI_HIDDEN void dli_jit_request(dl_type *t);
 /* compiles t's loops in the directions of mask (1 << dir), returning

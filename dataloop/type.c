@@ -13,6 +13,17 @@
    *n passes cap. A constructor's source tree may share subtrees (a struct
    naming one type twice), so its copy can be far larger than its source:
    stopping at the cap bounds the time as well as the memory. */
+/* whether a leaf's offsets have a 4-byte copy (offs32) */
+static bool has_offs32(const dli_loop *l)
+{
+  if (!l->leaf || (l->kind != DLI_BLOCKINDEXED && l->kind != DLI_INDEXED))
+    return false;
+  for (dl_count i = 0; i < l->count; i++)
+    if (l->offs[i] < INT32_MIN || l->offs[i] > INT32_MAX)
+      return false;
+  return true;
+}
+
 static bool tree_bytes(const dli_loop *l, size_t *n, size_t cap)
 {
   /* 8 bytes per array entry (tree_copy's layout, with room for 4-byte
@@ -27,6 +38,7 @@ static bool tree_bytes(const dli_loop *l, size_t *n, size_t cap)
       __builtin_add_overflow(entries, (size_t)prefix, &entries) ||
       __builtin_mul_overflow(entries, (size_t)8, &bytes) ||
       __builtin_add_overflow(bytes, ALIGN8(sizeof(dli_loop)), &bytes) ||
+      (has_offs32(l) && __builtin_add_overflow(bytes, ALIGN8(c * 4), &bytes)) ||
       __builtin_add_overflow(*n, bytes, n) || *n > cap)
     return false;
   if (l->kind == DLI_STRUCT) {
@@ -61,6 +73,12 @@ static const dli_loop *tree_copy(const dli_loop *l, char **cur)
   if (l->kind == DLI_BLOCKINDEXED || l->kind == DLI_INDEXED ||
       l->kind == DLI_STRUCT)
     n->offs = take_copy(cur, l->offs, c * sizeof(dl_aint));
+  n->offs32 = NULL;
+  if (has_offs32(l)) {
+    n->offs32 = take(cur, c * sizeof(int32_t));
+    for (size_t i = 0; i < c; i++)
+      n->offs32[i] = (int32_t)l->offs[i];
+  }
   if (l->kind == DLI_INDEXED || l->kind == DLI_STRUCT)
     n->pre = take_copy(cur, l->pre, (c + 1) * sizeof(dl_count));
   if (!l->leaf && (l->kind == DLI_INDEXED || l->kind == DLI_STRUCT))

@@ -376,6 +376,8 @@ typedef struct dl_piece {
                             blocks (0: not known to) */
   int apart;             /* indexed with a period: blocks of different phases
                             share no byte */
+  const int32_t *offs32; /* blockindexed/indexed: offs as 32-bit integers,
+                            where every one fits (NULL when not known to) */
 } dl_piece;
 
 typedef size_t (*dl_leaf_fn)(void *state, const dl_piece *p);

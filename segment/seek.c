@@ -32,7 +32,8 @@ void dli_leaf_load(dli_leaf *lf, const dli_loop *l, uintptr_t origin)
   *lf = (dli_leaf){.kind = l->kind, .base = origin + (uintptr_t)l->offset,
                    .reps = reps, .rstride = rstride, .count = l->count,
                    .blk = (size_t)l->blocklen, .stride = l->stride,
-                   .offs = l->offs, .pre = l->pre, .min_blk = l->min_blk,
+                   .offs = l->offs, .offs32 = l->offs32, .pre = l->pre,
+                   .min_blk = l->min_blk,
                    .max_blk = l->max_blk, .period = l->period, .apart = l->apart,
                    .lo = l->tlb - l->offset, .hi = l->tub - l->offset,
                    .repbytes = (size_t)l->size};

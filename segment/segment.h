@@ -35,6 +35,7 @@ typedef struct dli_leaf {
   size_t blk;             /* vector, blockindexed: bytes per block */
   dl_aint stride;
   const dl_aint *offs;
+  const int32_t *offs32;  /* (dli_loop) */
   const dl_count *pre;
   size_t min_blk, max_blk;
   unsigned period;        /* indexed: of the block lengths (dli_loop) */

@@ -100,8 +100,10 @@ static size_t leaf_run(dl_segment *s, size_t avail, const dl_action *a,
   }
   if (lf->kind == DLI_VECTOR)
     p.base = dli_at(p.base, lf->i * lf->stride);
-  else
+  else {
     p.offs = lf->offs + lf->i;
+    p.offs32 = lf->offs32 ? lf->offs32 + lf->i : NULL;
+  }
   if (lf->kind == DLI_INDEXED)
     p.pre = lf->pre + lf->i;
   size_t got = lf->kind == DLI_VECTOR ? (p.count == 1 && p.reps == 1 ? a->contig(st, &p)

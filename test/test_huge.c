@@ -7,6 +7,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include "loop.h"
 #include "runner.h"
@@ -309,6 +310,50 @@ START_TEST(overflow_refused)
 }
 END_TEST
 
+/* A gather whose offsets pass 32 bits keeps 8-byte ones only (offs32 is
+   for those that all fit) and still moves the right bytes, over a sparse
+   mapping of 4 GiB of which it touches a few pages; one whose offsets
+   fit, just, has the 4-byte copy. */
+START_TEST(wide_offsets)
+{
+  size_t span = ((size_t)1 << 32) + 3 * 4096;
+  char *region = mmap(NULL, span, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ck_assert_msg(region != MAP_FAILED, "a sparse mapping of 4 GiB");
+  char *base = region + 4096;
+  dl_aint wide[5] = {0, 24, (dl_aint)INT32_MAX + 1, 8, G4 + 64},
+          fit[4] = {-4096, 16, (dl_aint)INT32_MAX - 7, 32};
+  struct { const dl_aint *off; int n; bool has32; } cases[2] = {{wide, 5, false},
+                                                                {fit, 4, true}};
+  for (int c = 0; c < 2; c++) {
+    dl_type *t;
+    ck_assert_int_eq(dl_type_hindexed_block(cases[c].n, 1, cases[c].off, DOUBLE, &t), DL_OK);
+    ck_assert_int_eq(dl_type_commit(t), DL_OK);
+    ck_assert(t->loop->leaf && t->loop->kind == DLI_BLOCKINDEXED);
+    ck_assert_int_eq(t->loop->offs32 != NULL, cases[c].has32);
+    double in[5], out[5], back[5];
+    for (int i = 0; i < cases[c].n; i++) {
+      in[i] = 1.5 + i + 10 * c;
+      memcpy(base + cases[c].off[i], &in[i], 8);
+    }
+    size_t pos = 0;
+    ck_assert_int_eq(dl_pack(base, 1, t, out, sizeof(out), &pos), DL_OK);
+    ck_assert_uint_eq(pos, 8 * (size_t)cases[c].n);
+    ck_assert(!memcmp(in, out, pos));
+    for (int i = 0; i < cases[c].n; i++)
+      out[i] = -in[i];
+    pos = 0;
+    ck_assert_int_eq(dl_unpack(out, sizeof(out), &pos, base, 1, t), DL_OK);
+    for (int i = 0; i < cases[c].n; i++) {
+      memcpy(&back[i], base + cases[c].off[i], 8);
+      ck_assert(back[i] == -in[i]);
+    }
+    dl_type_free(&t);
+  }
+  munmap(region, span);
+}
+END_TEST
+
 START_TEST(type_memory_limit)
 {
   /* main() set DL_MAX_TYPE_BYTES to 1 MiB. A struct of 32 blocks that
@@ -370,5 +415,6 @@ int main(void)
   tcase_add_test(tc, large_count_sizes);
   tcase_add_test(tc, overflow_refused);
   tcase_add_test(tc, type_memory_limit);
+  tcase_add_test(tc, wide_offsets);
   return test_run("huge", tc, false);
 }

@@ -697,6 +697,101 @@ START_TEST(periodic_lengths)
 }
 END_TEST
 
+/* Gathers and scatters of small blocks at random places: their leaf keeps
+   a 4-byte copy of its offsets (offs32), which the kernels read, and
+   packing 4- and 8-byte blocks assembles 16 bytes of the stream at a time;
+   bytes against the model, whole and in pieces in any order, and unpacked */
+START_TEST(gathers)
+{
+  rng r = {seed ^ 0x6a7e};
+  static const dl_count sizes[] = {1, 2, 3, 4, 8, 12, 16, 24, 32, 40};
+  for (int trial = 0; trial < test_scaled(400); trial++) {
+    dl_count k = sizes[rng_range(&r, 0, sizeof(sizes) / sizeof(sizes[0]) - 1)];
+    dl_count n = trial % 10 == 0 ? rng_range(&r, 1000, 3000) : rng_range(&r, 1, 300);
+    dl_aint gap = rng_range(&r, 1, 9), slots = 4 * n + 8;
+    dl_count *bl = malloc((size_t)n * sizeof(dl_count));
+    dl_aint *off = malloc((size_t)n * sizeof(dl_aint));
+    char *used = calloc((size_t)slots, 1);
+    /* distinct slots, never adjacent (the blocks stay k bytes), some below
+       the origin */
+    for (dl_count i = 0; i < n; i++) {
+      dl_aint q;
+      do
+        q = rng_range(&r, 0, slots - 1);
+      while (used[q]);
+      used[q] = 1;
+      bl[i] = k;
+      off[i] = (q - slots / 4) * (k + gap);
+    }
+    dl_type *t;
+    ck_assert_int_eq(dl_type_hindexed_block(n, k, off, dl_builtin(DL_BYTE), &t), DL_OK);
+    ck_assert_int_eq(dl_type_commit(t), DL_OK);
+    char desc[96];
+    snprintf(desc, sizeof(desc), "seed %llu trial %d: %lld blocks of %lld bytes",
+             (unsigned long long)seed, trial, (long long)n, (long long)k);
+    const dli_loop *l = t->loop;
+    if (n > 2) {
+      ck_assert_msg(l->leaf && l->kind == DLI_BLOCKINDEXED, "%s: not a blockindexed leaf",
+                    desc);
+      ck_assert_msg(l->offs32 != NULL, "%s: no 4-byte offsets", desc);
+      for (dl_count i = 0; i < n; i++)
+        ck_assert_msg(l->offs32[i] == l->offs[i], "%s: offs32[%lld]", desc, (long long)i);
+    }
+    model *b = model_builtin(1, 1), *m = model_hindexed(n, bl, off, b);
+    tcase c = {.rt = {.t = t}};
+    dl_count count = rng_range(&r, 1, 3);
+    ck_assert(tcase_layout(&c, m, count, rng_next(&r)) == 0);
+    char *want = malloc(c.size), *got = malloc(c.size);
+    model_pack(c.runs, c.nruns, c.mem.origin, want);
+    size_t pos = 0;
+    ck_assert_int_eq(dl_pack(c.mem.origin, count, t, got, c.size, &pos), DL_OK);
+    ck_assert_msg(pos == c.size && !memcmp(want, got, c.size), "%s: pack", desc);
+    size_t edges[256], order[256], ne = rng_cut(&r, c.size, edges, 256);
+    for (size_t e = 0; e + 1 < ne; e++)
+      order[e] = e;
+    rng_shuffle(&r, order, ne - 1);
+    dl_segment *sg;
+    ck_assert_int_eq(dl_segment_create(c.mem.origin, count, t, &sg), DL_OK);
+    memset(got, 0, c.size);
+    for (size_t e = 0; e + 1 < ne; e++) {
+      size_t a = edges[order[e]], last = edges[order[e] + 1];
+      ck_assert_int_eq(dl_segment_pack(sg, a, &last, got + a), DL_OK);
+    }
+    ck_assert_msg(!memcmp(want, got, c.size), "%s: pieces", desc);
+    /* another stream unpacked, whole and in pieces (no byte is stored
+       twice: any order) */
+    for (size_t i = 0; i < c.size; i++)
+      want[i] = (char)rng_next(&r);
+    char *expect = malloc(c.mem.len), *before = malloc(c.mem.len);
+    memcpy(expect, c.mem.mem, c.mem.len);
+    memcpy(before, c.mem.mem, c.mem.len);
+    model_unpack(c.runs, c.nruns, expect + (c.mem.origin - c.mem.mem), want);
+    pos = 0;
+    ck_assert_int_eq(dl_unpack(want, c.size, &pos, c.mem.origin, count, t), DL_OK);
+    ck_assert_msg(!memcmp(c.mem.mem, expect, c.mem.len), "%s: unpack", desc);
+    memcpy(c.mem.mem, before, c.mem.len);
+    for (size_t e = 0; e + 1 < ne; e++) {
+      size_t a = edges[order[e]], last = edges[order[e] + 1];
+      ck_assert_int_eq(dl_segment_unpack(sg, a, &last, want + a), DL_OK);
+    }
+    ck_assert_msg(!memcmp(c.mem.mem, expect, c.mem.len), "%s: unpack pieces", desc);
+    dl_segment_free(&sg);
+    free(before);
+    free(expect);
+    free(want);
+    free(got);
+    free(c.runs);
+    tbuf_free(&c.mem);
+    model_free(m);
+    model_free(b);
+    dl_type_free(&t);
+    free(used);
+    free(bl);
+    free(off);
+  }
+}
+END_TEST
+
 START_TEST(interleaved)
 {
   rng r = {seed ^ 0x11ea};
@@ -1526,6 +1621,7 @@ int main(void)
   tcase_add_test(tc, copy_classes);
   tcase_add_test(tc, transposes);
   tcase_add_test(tc, periodic_lengths);
+  tcase_add_test(tc, gathers);
   tcase_add_test(tc, interleaved);
   tcase_add_test(tc, interleaved_unpack);
   tcase_add_test(tc, compiled_code_in_the_walker);

@@ -18,7 +18,7 @@ static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 static void load(void)
 {
   cfg.enabled = dli_env_flag("DL_JIT", true);
-  cfg.threshold = dli_env_int("DL_JIT_THRESHOLD", DEFAULT_THRESHOLD, 0, LONG_MAX);
+  cfg.threshold = dli_env_int("DL_JIT_THRESHOLD", DEFAULT_THRESHOLD, 0, LONG_MAX - 1);
   cfg.trace = dli_env_flag("DL_TRACE", false);
 }
 
@@ -35,21 +35,25 @@ void dli_jit_request(dl_type *t)
     dli_jit_compile(t, 3);
 }
 
-void dli_jit_note_use(const dl_type *t, int dir)
+void dli_jit_count_use(dl_type *t, int dir)
 {
-  dl_type *w = (dl_type *)t;
-  if (t->builtin || atomic_load_explicit(&w->compiled, memory_order_relaxed) & (1 << dir))
-    return;
   pthread_once(&cfg_once, load);
-  if (!cfg.enabled)
+  if (!cfg.enabled) {
+    atomic_store_explicit(&t->uses[dir], DLI_USES_DONE, memory_order_relaxed);
     return;
-  /* past the threshold (a compile that failed or was declined) only a
-     load, so that uses on many threads do not share a written line */
-  if (atomic_load_explicit(&w->uses[dir], memory_order_relaxed) > cfg.threshold)
+  }
+  long n = atomic_load_explicit(&t->uses[dir], memory_order_relaxed);
+  /* past the threshold (a compile that failed or was declined) no use
+     writes the line again: many threads may share it (a count that wrapped,
+     an increment racing the store below, is past it too) */
+  if (n > cfg.threshold || n < 0) {
+    if (n != DLI_USES_DONE)
+      atomic_store_explicit(&t->uses[dir], DLI_USES_DONE, memory_order_relaxed);
     return;
+  }
   /* exactly one caller sees the count reach the threshold */
-  if (atomic_fetch_add_explicit(&w->uses[dir], 1, memory_order_relaxed) == cfg.threshold)
-    dli_jit_compile(w, 1 << dir);
+  if (atomic_fetch_add_explicit(&t->uses[dir], 1, memory_order_relaxed) == cfg.threshold)
+    dli_jit_compile(t, 1 << dir);
 }
 
 int dl_type_compile(dl_type *t)

@@ -80,8 +80,8 @@ INLINE void flush(const ilv *v, group *g, size_t same, int dir)
 
 /* k blocks of blk bytes, stride apart from m, whose stream starts at `at`,
    for every copy: a vector's group, its addresses computed rather than
-   listed (a listed block costs two more loads a move, which on Flash I/O
-   was a third of the walk's time) */
+   listed (two loads a move fewer: Flash I/O by dl_pack went from 1.00-1.35x
+   to 1.18-1.57x of the manual loop) */
 INLINE void strided(const ilv *v, size_t at, char *m, dl_count k, size_t blk, dl_aint stride,
                     int dir)
 {

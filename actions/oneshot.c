@@ -41,7 +41,8 @@ int dl_type_dense(dl_count count, const dl_type *t, int *dense, dl_aint *offset)
 }
 
 /* the piece of a whole leaf loop at user: read directly, as the general
-   loading (leaf_piece) costs a third of a small one-shot call */
+   loading (dli_leaf_load, fused_piece's) costs a third of a small one-shot
+   call */
 static inline void plain_piece(const dli_loop *l, uintptr_t user, dl_piece *p)
 {
   p->base = (char *)(user + (uintptr_t)l->offset);

@@ -577,6 +577,60 @@ static dl_count lens_period(const dl_count *bl, dl_count n)
   return 0;
 }
 
+/* 1-3 copies of t (described by m) at a random layout, against the
+   model: packed whole and in pieces in random order, then another stream
+   unpacked whole and in pieces, in random order when any_order (no byte
+   of memory stored twice), else in stream order */
+static void check_model_bytes(rng *r, dl_type *t, const model *m, bool any_order,
+                              const char *desc)
+{
+  tcase c = {.rt = {.t = t}};
+  dl_count count = rng_range(r, 1, 3);
+  ck_assert(tcase_layout(&c, m, count, rng_next(r)) == 0);
+  char *want = malloc(c.size), *got = malloc(c.size);
+  model_pack(c.runs, c.nruns, c.mem.origin, want);
+  size_t pos = 0;
+  ck_assert_int_eq(dl_pack(c.mem.origin, count, t, got, c.size, &pos), DL_OK);
+  ck_assert_msg(pos == c.size && !memcmp(want, got, c.size), "%s: pack", desc);
+  size_t edges[256], order[256], ne = rng_cut(r, c.size, edges, 256);
+  for (size_t k = 0; k + 1 < ne; k++)
+    order[k] = k;
+  rng_shuffle(r, order, ne - 1);
+  dl_segment *sg;
+  ck_assert_int_eq(dl_segment_create(c.mem.origin, count, t, &sg), DL_OK);
+  memset(got, 0, c.size);
+  for (size_t k = 0; k + 1 < ne; k++) {
+    size_t a = edges[order[k]], last = edges[order[k] + 1];
+    ck_assert_int_eq(dl_segment_pack(sg, a, &last, got + a), DL_OK);
+  }
+  ck_assert_msg(!memcmp(want, got, c.size), "%s: pieces", desc);
+  for (size_t i = 0; i < c.size; i++)
+    want[i] = (char)rng_next(r);
+  char *expect = malloc(c.mem.len), *before = malloc(c.mem.len);
+  memcpy(expect, c.mem.mem, c.mem.len);
+  memcpy(before, c.mem.mem, c.mem.len);
+  model_unpack(c.runs, c.nruns, expect + (c.mem.origin - c.mem.mem), want);
+  pos = 0;
+  ck_assert_int_eq(dl_unpack(want, c.size, &pos, c.mem.origin, count, t), DL_OK);
+  ck_assert_msg(!memcmp(c.mem.mem, expect, c.mem.len), "%s: unpack", desc);
+  memcpy(c.mem.mem, before, c.mem.len);
+  if (!any_order)
+    for (size_t k = 0; k + 1 < ne; k++)
+      order[k] = k;
+  for (size_t k = 0; k + 1 < ne; k++) {
+    size_t a = edges[order[k]], last = edges[order[k] + 1];
+    ck_assert_int_eq(dl_segment_unpack(sg, a, &last, want + a), DL_OK);
+  }
+  ck_assert_msg(!memcmp(c.mem.mem, expect, c.mem.len), "%s: unpack pieces", desc);
+  dl_segment_free(&sg);
+  free(before);
+  free(expect);
+  free(want);
+  free(got);
+  free(c.runs);
+  tbuf_free(&c.mem);
+}
+
 /* Block lengths repeating with a short period (a struct over several
    arrays): the leaf knows its period and whether its phases lie apart
    (each phase in an array of its own; a phase's slot taken twice keeps
@@ -639,54 +693,8 @@ START_TEST(periodic_lengths)
                     l->apart);
     }
     model *b = model_builtin(1, 1), *m = model_hindexed(n, bl, off, b);
-    tcase c = {.rt = {.t = t}};
-    dl_count count = rng_range(&r, 1, 3);
-    ck_assert(tcase_layout(&c, m, count, rng_next(&r)) == 0);
-    char *want = malloc(c.size), *got = malloc(c.size);
-    model_pack(c.runs, c.nruns, c.mem.origin, want);
-    size_t pos = 0;
-    ck_assert_int_eq(dl_pack(c.mem.origin, count, t, got, c.size, &pos), DL_OK);
-    ck_assert_msg(pos == c.size && !memcmp(want, got, c.size), "%s: pack", desc);
-    size_t edges[256], order[256], ne = rng_cut(&r, c.size, edges, 256);
-    for (size_t k = 0; k + 1 < ne; k++)
-      order[k] = k;
-    rng_shuffle(&r, order, ne - 1);
-    dl_segment *sg;
-    ck_assert_int_eq(dl_segment_create(c.mem.origin, count, t, &sg), DL_OK);
-    memset(got, 0, c.size);
-    for (size_t k = 0; k + 1 < ne; k++) {
-      size_t a = edges[order[k]], z = edges[order[k] + 1], last = z;
-      ck_assert_int_eq(dl_segment_pack(sg, a, &last, got + a), DL_OK);
-    }
-    ck_assert_msg(!memcmp(want, got, c.size), "%s: pieces", desc);
-    /* unpack another stream: whole, then in pieces (in any order where no
-       byte is stored twice), each against the model's stream-order unpack */
-    for (size_t i = 0; i < c.size; i++)
-      want[i] = (char)rng_next(&r);
-    char *expect = malloc(c.mem.len);
-    memcpy(expect, c.mem.mem, c.mem.len);
-    model_unpack(c.runs, c.nruns, expect + (c.mem.origin - c.mem.mem), want);
-    char *before = malloc(c.mem.len);
-    memcpy(before, c.mem.mem, c.mem.len);
-    pos = 0;
-    ck_assert_int_eq(dl_unpack(want, c.size, &pos, c.mem.origin, count, t), DL_OK);
-    ck_assert_msg(!memcmp(c.mem.mem, expect, c.mem.len), "%s: unpack", desc);
-    memcpy(c.mem.mem, before, c.mem.len);
-    if (mode != 0)
-      for (size_t k = 0; k + 1 < ne; k++)
-        order[k] = k;
-    for (size_t k = 0; k + 1 < ne; k++) {
-      size_t a = edges[order[k]], z = edges[order[k] + 1], last = z;
-      ck_assert_int_eq(dl_segment_unpack(sg, a, &last, want + a), DL_OK);
-    }
-    ck_assert_msg(!memcmp(c.mem.mem, expect, c.mem.len), "%s: unpack pieces", desc);
-    dl_segment_free(&sg);
-    free(before);
-    free(expect);
-    free(want);
-    free(got);
-    free(c.runs);
-    tbuf_free(&c.mem);
+    /* (unpacking in any order only where no byte is stored twice) */
+    check_model_bytes(&r, t, m, mode == 0, desc);
     model_free(m);
     model_free(b);
     dl_type_free(&t);
@@ -738,50 +746,7 @@ START_TEST(gathers)
         ck_assert_msg(l->offs32[i] == l->offs[i], "%s: offs32[%lld]", desc, (long long)i);
     }
     model *b = model_builtin(1, 1), *m = model_hindexed(n, bl, off, b);
-    tcase c = {.rt = {.t = t}};
-    dl_count count = rng_range(&r, 1, 3);
-    ck_assert(tcase_layout(&c, m, count, rng_next(&r)) == 0);
-    char *want = malloc(c.size), *got = malloc(c.size);
-    model_pack(c.runs, c.nruns, c.mem.origin, want);
-    size_t pos = 0;
-    ck_assert_int_eq(dl_pack(c.mem.origin, count, t, got, c.size, &pos), DL_OK);
-    ck_assert_msg(pos == c.size && !memcmp(want, got, c.size), "%s: pack", desc);
-    size_t edges[256], order[256], ne = rng_cut(&r, c.size, edges, 256);
-    for (size_t e = 0; e + 1 < ne; e++)
-      order[e] = e;
-    rng_shuffle(&r, order, ne - 1);
-    dl_segment *sg;
-    ck_assert_int_eq(dl_segment_create(c.mem.origin, count, t, &sg), DL_OK);
-    memset(got, 0, c.size);
-    for (size_t e = 0; e + 1 < ne; e++) {
-      size_t a = edges[order[e]], last = edges[order[e] + 1];
-      ck_assert_int_eq(dl_segment_pack(sg, a, &last, got + a), DL_OK);
-    }
-    ck_assert_msg(!memcmp(want, got, c.size), "%s: pieces", desc);
-    /* another stream unpacked, whole and in pieces (no byte is stored
-       twice: any order) */
-    for (size_t i = 0; i < c.size; i++)
-      want[i] = (char)rng_next(&r);
-    char *expect = malloc(c.mem.len), *before = malloc(c.mem.len);
-    memcpy(expect, c.mem.mem, c.mem.len);
-    memcpy(before, c.mem.mem, c.mem.len);
-    model_unpack(c.runs, c.nruns, expect + (c.mem.origin - c.mem.mem), want);
-    pos = 0;
-    ck_assert_int_eq(dl_unpack(want, c.size, &pos, c.mem.origin, count, t), DL_OK);
-    ck_assert_msg(!memcmp(c.mem.mem, expect, c.mem.len), "%s: unpack", desc);
-    memcpy(c.mem.mem, before, c.mem.len);
-    for (size_t e = 0; e + 1 < ne; e++) {
-      size_t a = edges[order[e]], last = edges[order[e] + 1];
-      ck_assert_int_eq(dl_segment_unpack(sg, a, &last, want + a), DL_OK);
-    }
-    ck_assert_msg(!memcmp(c.mem.mem, expect, c.mem.len), "%s: unpack pieces", desc);
-    dl_segment_free(&sg);
-    free(before);
-    free(expect);
-    free(want);
-    free(got);
-    free(c.runs);
-    tbuf_free(&c.mem);
+    check_model_bytes(&r, t, m, true, desc);     /* distinct blocks: any order */
     model_free(m);
     model_free(b);
     dl_type_free(&t);

@@ -401,6 +401,9 @@ DLI_HIDDEN dlp_win *dlp_win_of(MPI_Win win);
    and displacement unit (1 for a dynamic one); false: no such rank */
 DLI_HIDDEN bool dlp_win_target(const dlp_win *w, int rank, MPI_Aint *size,
                                MPI_Aint *unit);
+/* an operation to rank was issued in this epoch (flush_all flushes it on
+   its own: window.c) */
+DLI_HIDDEN void dlp_win_touch(dlp_win *w, int rank);
 /* work for the synchronization that completes an operation to rank:
    into (when not NULL) gets stage's first into->bytes bytes unpacked, then
    stage is freed (dlp_stage_put) */

@@ -49,6 +49,7 @@ typedef struct rma {
   size_t chunk;        /* PIPE's, a multiple of esize */
   bool lockstep;       /* BLOCKS from the user's memory (lockstep_route) */
   bool derived;        /* some side is a derived type */
+  dlp_win *w;          /* the interposer's description of win, or NULL */
 } rma;
 
 #define BATCH 256
@@ -462,8 +463,10 @@ static int describe(rma *x, const rma_args *a)
   x->operand = a->kind != GET && !(a->kind == GET_ACC && a->op == MPI_NO_OP);
   dlp_win *w = dlp_win_of(a->win);
   MPI_Aint size;
-  if (a->rank == MPI_PROC_NULL || !w || !dlp_win_target(w, a->rank, &size, &x->unit) ||
-      dlp_data_get(NULL, a->tcount, a->ttype, &x->t) != MPI_SUCCESS)
+  if (a->rank == MPI_PROC_NULL || !w || !dlp_win_target(w, a->rank, &size, &x->unit))
+    return DLP_PASS;
+  x->w = w;
+  if (dlp_data_get(NULL, a->tcount, a->ttype, &x->t) != MPI_SUCCESS)
     return DLP_PASS;
   bool straight = dlp_straight(&x->t);
   int rc = MPI_SUCCESS;
@@ -598,6 +601,7 @@ static int one_sided(const rma_args *a, MPI_Request *req)
 {
   rma x;
   int rc = describe(&x, a);
+  dlp_win_touch(x.w, a->rank);
   if (rc == DLP_PASS) {
     if (x.derived)
       count(DLP_R_DIRECT);

@@ -11,6 +11,7 @@
  * of the targets it completes after MPICH returned; a fence takes the
  * landings first. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "preload.h"
@@ -29,6 +30,7 @@ struct dlp_win {
   struct dlp_win_rank {
     MPI_Aint size, unit;
   } *at;
+  _Atomic unsigned char *touched;   /* per rank: addressed in this epoch */
   deferred *pending;
   dlp_landing *land;         /* puts and gets landed (landing.c) */
 };
@@ -55,6 +57,7 @@ static void release(dlp_win *w)
   dlp_landing_free(w->land);
   pthread_mutex_destroy(&w->lock);
   free(w->at);
+  free((void *)w->touched);
   free(w);
 }
 
@@ -96,7 +99,9 @@ static int describe(MPI_Win win, MPI_Comm comm, void *base, MPI_Aint size, MPI_A
   dlp_win *w = calloc(1, sizeof(*w));
   if (w && !dynamic)
     w->at = malloc((size_t)n * sizeof(*w->at));
-  int ok = w && (dynamic || w->at) && keyval != MPI_KEYVAL_INVALID;
+  if (w)
+    w->touched = calloc((size_t)n, sizeof(*w->touched));
+  int ok = w && (dynamic || w->at) && w->touched && keyval != MPI_KEYVAL_INVALID;
   int mine[2] = {ok, dlp_cfg()->land >= 0}, all[2] = {0, 0};
   /* collective whatever happened here, so that no rank waits alone */
   rc = PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, comm);
@@ -106,8 +111,10 @@ static int describe(MPI_Win win, MPI_Comm comm, void *base, MPI_Aint size, MPI_A
   if (rc == MPI_SUCCESS && all[0] && all[1])
     rc = dlp_landing_new(comm, base, dynamic, &w->land);
   if (rc != MPI_SUCCESS || !all[0]) {
-    if (w)
+    if (w) {
       free(w->at);
+      free((void *)w->touched);
+    }
     free(w);
     return rc;
   }
@@ -127,6 +134,12 @@ bool dlp_win_target(const dlp_win *w, int rank, MPI_Aint *size, MPI_Aint *unit)
   *size = w->dynamic ? -1 : w->at[rank].size;
   *unit = w->dynamic ? 1 : w->at[rank].unit;
   return true;
+}
+
+void dlp_win_touch(dlp_win *w, int rank)
+{
+  if (w && rank >= 0 && rank < w->nranks)
+    atomic_store_explicit(&w->touched[rank], 1, memory_order_relaxed);
 }
 
 dlp_landing *dlp_win_landing(const dlp_win *w)
@@ -152,12 +165,15 @@ int dlp_win_defer(dlp_win *w, int rank, void *stage, const dlp_data *into)
 }
 
 /* the deferred work of rank's operations (every rank's for -1), in the
-   order the operations were issued, once MPICH completed them */
+   order the operations were issued, once MPICH completed them; they are
+   no longer the epoch's to flush (nor, past its end, may they be) */
 static void complete(MPI_Win win, int rank)
 {
   dlp_win *w = dlp_win_of(win);
   if (!w)
     return;
+  for (int r = rank < 0 ? 0 : rank; r < (rank < 0 ? w->nranks : rank + 1); r++)
+    atomic_store_explicit(&w->touched[r], 0, memory_order_relaxed);
   deferred *mine = NULL;
   pthread_mutex_lock(&w->lock);
   for (deferred **p = &w->pending; *p;) {
@@ -248,6 +264,21 @@ static int synced(int rc, MPI_Win win, int rank)
   return rc;
 }
 
+/* MPICH 4.0.2's MPI_Win_flush_all can return before a get has arrived
+   that followed many get-accumulates to the same target (630 of one int:
+   most of the time on this host), where MPI_Win_flush on that target
+   waits for it: each target addressed in the epoch is flushed on its own,
+   then all (for operations the interposer does not see) */
+static int flush_each(MPI_Win win)
+{
+  dlp_win *w = dlp_win_of(win);
+  int rc = MPI_SUCCESS;
+  for (int r = 0; w && rc == MPI_SUCCESS && r < w->nranks; r++)
+    if (atomic_exchange_explicit(&w->touched[r], 0, memory_order_relaxed))
+      rc = PMPI_Win_flush(r, win);
+  return rc == MPI_SUCCESS ? PMPI_Win_flush_all(win) : rc;
+}
+
 /* the landed puts and gets first: MPICH's fence then opens the next epoch
    to memory that holds them (landing.c); MPICH's fence is called whatever
    happened, as every rank must */
@@ -315,7 +346,7 @@ int MPI_Win_flush(int rank, MPI_Win win)
 
 int MPI_Win_flush_all(MPI_Win win)
 {
-  return synced(PMPI_Win_flush_all(win), win, -1);
+  return synced(flush_each(win), win, -1);
 }
 
 /* MPICH 4.0.2 completes a get locally before its data arrived when a put
@@ -328,7 +359,7 @@ int MPI_Win_flush_local(int rank, MPI_Win win)
 
 int MPI_Win_flush_local_all(MPI_Win win)
 {
-  return synced(PMPI_Win_flush_all(win), win, -1);
+  return synced(flush_each(win), win, -1);
 }
 
 /* MPI requires every operation complete by now; the attribute's deletion

@@ -63,6 +63,20 @@ INLINE void copy_block(char *q, char *m, size_t len, int cls, int dir)
   copy_pair(q, m, len, k, dir);
 }
 
+/* g repetitions together, a cache line of memory at a time: block i of
+   each (g is a constant for whole lines) */
+INLINE char *tile_loop(char *pk, char *m, dl_count g, dl_count count, dl_aint rs,
+                       dl_aint stride, size_t n, int cls, int dir)
+{
+  const size_t per = (size_t)count * n;
+  for (dl_count i = 0; i < count; i++) {
+    for (dl_count q = 0; q < g; q++)
+      copy_block(pk + (size_t)q * per + (size_t)i * n, dli_at(m, q * rs), n, cls, dir);
+    m = dli_at(m, stride);
+  }
+  return pk + (size_t)g * per;
+}
+
 /* Piece fields are read into locals first: stores through char pointers
    may alias anything, so the compiler would reload them every element. */
 INLINE char *vec_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
@@ -71,19 +85,22 @@ INLINE char *vec_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
   const dl_count reps = p->reps, count = p->count;
   const dl_aint rs = p->rep_stride, stride = p->stride;
   dl_count r = 0;
-  if (reps > 1 && dli_transposes(reps, rs, count, (dl_aint)n, stride)) {
-    /* a cache line of memory at a time: block i of t repetitions */
-    const dl_count t = DLI_TILE_BYTES / (dl_aint)n;
-    const size_t per = (size_t)count * n;
-    for (; r + t <= reps; r += t) {
-      char *m = dli_at(base, r * rs);
-      for (dl_count i = 0; i < count; i++) {
-        for (dl_count q = 0; q < t; q++)
-          copy_block(pk + (size_t)q * per + (size_t)i * n, dli_at(m, q * rs), n, cls, dir);
-        m = dli_at(m, stride);
-      }
-      pk += (size_t)t * per;
-    }
+  const dl_count t = n <= DLI_TILE_BYTES ? DLI_TILE_BYTES / (dl_count)n : 1;
+  if (reps > 1 && dli_transposes(reps < t ? t : reps, rs, count, (dl_aint)n, stride)) {
+    /* groups begin where memory's lines do (when some repetition starts
+       one), so that a line is written whole in one group however the
+       stream is cut into pieces: a piece that begins or ends mid-line
+       groups the repetitions up to the line's end */
+    uintptr_t a = (uintptr_t)base;
+    dl_count lead = (-a) % DLI_TILE_BYTES % n ? 0 : (dl_count)((-a) % DLI_TILE_BYTES / n);
+    lead = lead < reps ? lead : reps;
+    if (lead > 0)
+      pk = tile_loop(pk, base, lead, count, rs, stride, n, cls, dir);
+    for (r = lead; r + t <= reps; r += t)
+      pk = tile_loop(pk, dli_at(base, r * rs), t, count, rs, stride, n, cls, dir);
+    if (r < reps)
+      pk = tile_loop(pk, dli_at(base, r * rs), reps - r, count, rs, stride, n, cls, dir);
+    return pk;
   }
   for (; r < reps; r++) {
     char *m = dli_at(base, r * rs);

@@ -557,6 +557,26 @@ START_TEST(rma_model_routes)
   ck_assert_int_eq(rma_route(false, 64 * KIB, 4096, 4096, false, &chunk), P);
   tuning("rma_put 2000 1000 0.1 10000 0.2 1\nrma_pack 50 1\n");
   ck_assert_int_eq(rma_route(false, 64 * KIB, 4096, 8, false, &chunk), M);
+  /* a landed put of 1 MiB onto 131072 blocks from a dense origin:
+     unpacking (367 us) sets the pace; copying the operand (105 us) and
+     moving it (105 us and 1 us a landing) add their share of a chunk,
+     each chunk past the first a round trip of 2 us: sqrt(210 / 2) ~ 10
+     chunks */
+  tuning("rma_put 2000 1000 0.1 10000 0.2 20\nrma_pack 2 0.1\n");
+  dlp_rma_shape land = {.n = MIB, .k = 131072, .k_origin = 1, .esize = 8,
+                        .origin_dense = true};
+  double at10 = dlp_rma_land_cost(&land, &chunk);
+  ck_assert_uint_eq(chunk, (MIB + 9) / 10);
+  double want = 2000 + 367001.6 + (104857.6 + 10 * 1000 + 104857.6) / 10 + 9 * 2000;
+  ck_assert(at10 > want - 1 && at10 < want + 1);
+  /* round trips of 1 ns: as many chunks as landings of 4 KiB allow */
+  tuning("rma_put 1 1000 0.1 10000 0.2 20\nrma_pack 2 0.1\n");
+  dlp_rma_land_cost(&land, &chunk);
+  ck_assert_uint_eq(chunk, 4096);
+  /* round trips of 1 s: one landing */
+  tuning("rma_put 1e9 1000 0.1 10000 0.2 20\nrma_pack 2 0.1\n");
+  dlp_rma_land_cost(&land, &chunk);
+  ck_assert_uint_eq(chunk, MIB);
   /* printed, read back */
   tuning("rma_put 2000 1000 0.1 10000 0.2 20\nrma_pack 2 0.1\n");
   reread_printed();

@@ -27,7 +27,7 @@ static void load(void)
   cfg.strategy = route_of[dli_env_choice("DL_STRATEGY", strategies, 0)];
   static const char *const lands[] = {"never", "auto", "always", NULL};
   cfg.land = dli_env_choice("DL_RMA_LAND", lands, 1) - 1;
-  cfg.land_chunk = (size_t)dli_env_int("DL_RMA_LAND_CHUNK", 64 << 10, 1, 1 << 30);
+  cfg.land_chunk = (size_t)dli_env_int("DL_RMA_LAND_CHUNK", 0, 0, 1 << 30);
   chunk = dlp_th()->chunk;
   if (cfg.trace)
     dlp_trace("active: %s mode, chunk %zu bytes, ring %d, route %s%s, %d route "

@@ -67,6 +67,7 @@ typedef struct header {
   uint64_t id;           /* a get's request id at its origin */
   uint64_t failed;       /* a reply without data: the target could not
                             pack bytes [first, first + len) */
+  uint64_t chunk;        /* a get request: stream bytes per reply */
 } header;
 
 static size_t pad16(size_t n)
@@ -235,10 +236,11 @@ static int send_one(dlp_landing *l, int tag, int rank, const header *h0, const d
   return rc;
 }
 
-/* in landings of DL_RMA_LAND_CHUNK bytes, each sent once packed, so that the
-   target (polling in its fence) unpacks one while the next is packed.
-   Under the lock, so that a type goes before every landing that names it */
-int dlp_land(dlp_landing *l, int rank, MPI_Aint off, const dlp_data *o, const dlp_data *t)
+/* in landings of chunk bytes, each sent once packed, so that the target
+   (polling in its fence) unpacks one while the next is packed. Under the
+   lock, so that a type goes before every landing that names it */
+int dlp_land(dlp_landing *l, int rank, MPI_Aint off, const dlp_data *o, const dlp_data *t,
+             size_t chunk)
 {
   dl_segment *os = NULL;
   if (!o->dense && dl_segment_create(o->buf, o->count, o->t, &os) != DL_OK)
@@ -248,7 +250,7 @@ int dlp_land(dlp_landing *l, int rank, MPI_Aint off, const dlp_data *o, const dl
   int number = number_of(l, t->t, rank, &known), rc = MPI_SUCCESS;
   header h = {.off = (uint64_t)off, .count = (uint64_t)t->count,
               .number = (uint64_t)number};
-  size_t chunk = dlp_cfg()->land_chunk;
+  chunk = chunk ? chunk : 1;
   for (size_t a = 0; rc == MPI_SUCCESS && a < t->bytes; a += h.len) {
     h.first = a;
     h.len = t->bytes - a < chunk ? t->bytes - a : chunk;
@@ -283,13 +285,13 @@ static int add_get(dlp_landing *l, const dlp_data *into, uint64_t *id)
    target packs it in its fence, and this rank's fence unpacks the replies
    into `into` */
 int dlp_land_get(dlp_landing *l, int rank, MPI_Aint off, const dlp_data *into,
-                 const dlp_data *t)
+                 const dlp_data *t, size_t chunk)
 {
   pthread_mutex_lock(&l->lock);
   bool known = false;
   int number = number_of(l, t->t, rank, &known);
   header h = {.off = (uint64_t)off, .count = (uint64_t)t->count,
-              .number = (uint64_t)number, .len = t->bytes};
+              .number = (uint64_t)number, .len = t->bytes, .chunk = chunk ? chunk : 1};
   int rc = add_get(l, into, &h.id);
   bool added = rc == MPI_SUCCESS;
   if (added)
@@ -377,7 +379,7 @@ static int unpack_one(dlp_landing *l, int origin, const char *msg, size_t len)
 }
 
 /* a get request from origin: its layout in this rank's window memory,
-   packed and sent back in replies of the landing chunk; what cannot be
+   packed and sent back in replies of the chunk it names; what cannot be
    packed is answered by a failed reply, so that the origin waits for
    nothing that never comes */
 static int serve_get(dlp_landing *l, int origin, const char *msg, size_t len)
@@ -389,7 +391,7 @@ static int serve_get(dlp_landing *l, int origin, const char *msg, size_t len)
   if (rc != MPI_SUCCESS)
     return rc;        /* no id to answer: the origin's fence reports it */
   rc = window_segment(l, origin, &h, msg, &ts);
-  size_t chunk = dlp_cfg()->land_chunk, n = (size_t)h.len;
+  size_t chunk = h.chunk ? (size_t)h.chunk : 1, n = (size_t)h.len;
   header r = {.id = h.id};
   for (; rc == MPI_SUCCESS && a < n; a += r.len) {
     r.first = a;

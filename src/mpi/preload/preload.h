@@ -46,7 +46,7 @@ typedef struct dlp_config {
   bool adapt;        /* DL_ADAPT=1: one calibration round per plan */
   int land;          /* DL_RMA_LAND: puts in fence epochs land at the
                         target: 1 always, 0 where the model says, -1 never */
-  size_t land_chunk; /* DL_RMA_LAND_CHUNK: stream bytes per landing */
+  size_t land_chunk; /* DL_RMA_LAND_CHUNK: stream bytes per landing (0: the model's) */
 } dlp_config;
 DLI_HIDDEN const dlp_config *dlp_cfg(void);
 /* the benchmark's and tests' switches, at a point where no message is in
@@ -229,8 +229,10 @@ typedef struct dlp_rma_shape {
    user's memory, one operation per overlap of origin and target blocks */
 DLI_HIDDEN int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_t *chunk,
                             bool *lockstep);
-/* the time of a put or get landed (landing.c) */
-DLI_HIDDEN double dlp_rma_land_cost(const dlp_rma_shape *s);
+/* the time of a put or get landed (landing.c), in landings of *chunk
+   stream bytes (DL_RMA_LAND_CHUNK, else the model's best; chunk may be
+   NULL) */
+DLI_HIDDEN double dlp_rma_land_cost(const dlp_rma_shape *s, size_t *chunk);
 /* what the model predicts for an MPI_Put (get: MPI_Get) of (buf, count,
    dt) onto (tcount, ttype) at disp of rank's window (rma.c): each route's
    time in t (ns), a landed one's at t[DLP_RMA_LANDED], and the least's
@@ -401,6 +403,9 @@ DLI_HIDDEN dlp_win *dlp_win_of(MPI_Win win);
    and displacement unit (1 for a dynamic one); false: no such rank */
 DLI_HIDDEN bool dlp_win_target(const dlp_win *w, int rank, MPI_Aint *size,
                                MPI_Aint *unit);
+/* an access epoch opened by MPI_Win_start is open on w (window.c: gets
+   then go as get-accumulates, rma.c) */
+DLI_HIDDEN bool dlp_win_started(const dlp_win *w);
 /* an operation to rank was issued in this epoch (flush_all flushes it on
    its own: window.c) */
 DLI_HIDDEN void dlp_win_touch(dlp_win *w, int rank);
@@ -423,14 +428,15 @@ DLI_HIDDEN void dlp_landing_free(dlp_landing *l);
 DLI_HIDDEN bool dlp_landing_open(const dlp_landing *l);
 DLI_HIDDEN void dlp_landing_close(dlp_landing *l);
 /* a put of operand o onto target layout t at byte off of rank's window:
-   packed and sent now, in landings of dlp_cfg()->land_chunk stream bytes;
-   an MPI error class */
+   packed and sent now, in landings of chunk stream bytes; an MPI error
+   class */
 DLI_HIDDEN int dlp_land(dlp_landing *l, int rank, MPI_Aint off, const dlp_data *o,
-                        const dlp_data *t);
+                        const dlp_data *t, size_t chunk);
 /* a get of target layout t at byte off of rank's window into `into`: a
-   request sent now, the data unpacked by this rank's next fence */
+   request sent now (the target replies in landings of chunk bytes), the
+   data unpacked by this rank's next fence */
 DLI_HIDDEN int dlp_land_get(dlp_landing *l, int rank, MPI_Aint off, const dlp_data *into,
-                            const dlp_data *t);
+                            const dlp_data *t, size_t chunk);
 /* in MPI_Win_fence before MPICH's: receives and unpacks the landings of
    the epoch it closes, answers the get requests, unpacks the replies to
    this rank's gets, completes this rank's sends; an MPI error class */

@@ -50,6 +50,8 @@ typedef struct rma {
   bool lockstep;       /* BLOCKS from the user's memory (lockstep_route) */
   bool derived;        /* some side is a derived type */
   dlp_win *w;          /* the interposer's description of win, or NULL */
+  bool read_acc;       /* a get in an MPI_Win_start epoch: its pieces of bytes
+                          go as get-accumulates of MPI_NO_OP (issue) */
 } rma;
 
 #define BATCH 256
@@ -81,6 +83,12 @@ static int issue(const rma *x, const void *from, void *to, MPI_Count n, MPI_Aint
     return req ? PMPI_Rput_c(from, k, x->el, r, disp, tcount, tdt, w, req)
                : PMPI_Put_c(from, k, x->el, r, disp, tcount, tdt, w);
   case GET:
+    /* MPICH 4.0.2's MPI_Win_complete can return before contiguous gets
+       that followed accumulates have arrived, and get-accumulates it
+       waits for: a get of bytes onto a target of bytes goes as one */
+    if (x->read_acc && !req && tdt == x->el)
+      return PMPI_Get_accumulate_c(NULL, 0, x->el, to, k, x->el, r, disp, tcount, tdt,
+                                   MPI_NO_OP, w);
     return req ? PMPI_Rget_c(to, k, x->el, r, disp, tcount, tdt, w, req)
                : PMPI_Get_c(to, k, x->el, r, disp, tcount, tdt, w);
   case ACC:
@@ -160,11 +168,6 @@ static int stage(rma *x, bool pack_operand)
   return MPI_SUCCESS;
 }
 
-static int pack_route(rma *x)
-{
-  return issue(x, x->from, x->to, (MPI_Count)x->n, x->disp, x->t.count, x->t.dt, NULL);
-}
-
 /* a block of len bytes of x at byte off from the target address (a
    multiple of its unit: alignment), from `from` (results to `to`), as one
    contiguous operation */
@@ -172,6 +175,16 @@ static int one_block(const rma *x, const char *from, char *to, int64_t off, int6
 {
   return issue(x, from, to, len, x->disp + (MPI_Aint)(off / x->unit), len / x->esize,
                x->el, NULL);
+}
+
+static int pack_route(rma *x)
+{
+  /* onto a dense target: one block of bytes, as read_acc must carry it
+     (where the unit addresses it) */
+  int64_t off = (int64_t)(intptr_t)x->t.base;
+  if (x->read_acc && x->t.dense && off % x->unit == 0)
+    return one_block(x, x->from, x->to, off, (int64_t)x->n);
+  return issue(x, x->from, x->to, (MPI_Count)x->n, x->disp, x->t.count, x->t.dt, NULL);
 }
 
 /* how the target's unit addresses x's blocks: 0, some target block
@@ -215,15 +228,21 @@ static int alignment(const rma *x, dl_segment *ts, bool origin)
 }
 
 /* the target's blocks in stream bytes [at, end) as one hindexed type of
-   elements, up to BATCH of them (*last: where they end) */
+   elements, up to BATCH of them (*last: where they end); one block that
+   read_acc must carry and the unit addresses: *sub stays null, *one is
+   its offset */
 static int sub_range(const rma *x, dl_segment *ts, size_t at, size_t *last,
-                     MPI_Datatype *sub)
+                     MPI_Datatype *sub, int64_t *one)
 {
   int64_t off[BATCH], len[BATCH];
   MPI_Count d[BATCH], k[BATCH];
   size_t got = 0;
   if (dl_segment_offlen(ts, at, last, off, len, BATCH, &got) != DL_OK || *last <= at)
     return -MPI_ERR_INTERN;
+  if (got == 1 && x->read_acc && off[0] % x->unit == 0) {
+    *one = off[0];
+    return MPI_SUCCESS;
+  }
   for (size_t i = 0; i < got; i++) {
     d[i] = off[i];
     k[i] = len[i] / x->esize;
@@ -315,11 +334,15 @@ static int pipe_route(rma *x, dl_segment *ts)
       rc = -MPI_ERR_INTERN;
     while (rc == MPI_SUCCESS && a < b) {
       MPI_Datatype sub = MPI_DATATYPE_NULL;
+      int64_t one = 0;
       last = b;
-      rc = sub_range(x, ts, a, &last, &sub);
+      rc = sub_range(x, ts, a, &last, &sub, &one);
+      const char *from = x->from ? x->from + a : NULL;
+      char *to = x->to ? x->to + a : NULL;
       if (rc == MPI_SUCCESS)
-        rc = issue(x, x->from ? x->from + a : NULL, x->to ? x->to + a : NULL,
-                   (MPI_Count)(last - a), x->disp, 1, sub, NULL);
+        rc = sub == MPI_DATATYPE_NULL
+           ? one_block(x, from, to, one, (int64_t)(last - a))
+           : issue(x, from, to, (MPI_Count)(last - a), x->disp, 1, sub, NULL);
       if (sub != MPI_DATATYPE_NULL)
         PMPI_Type_free(&sub);   /* MPI keeps it for the operation */
       a = last;
@@ -362,21 +385,24 @@ static int predict(rma *x, double t[DLP_NROUTES])
 /* a put or get, not a request form, in a fence epoch, of a target layout
    with gaps: it may land (landing.c); it does where DL_RMA_LAND=always
    (whatever DL_STRATEGY forces), or where no route is forced and the
-   model predicts it beats the route chosen */
-static bool lands(const rma *x, bool req, int route, const double t[DLP_NROUTES])
+   model predicts it beats the route chosen; x->chunk: its landings' size */
+static bool lands(rma *x, bool req, int route, const double t[DLP_NROUTES])
 {
   int land = dlp_cfg()->land;
   if ((x->kind != PUT && x->kind != GET) || req || x->t.dense || land < 0 ||
-      !dlp_landing_open(dlp_win_landing(dlp_win_of(x->win))))
+      !dlp_landing_open(dlp_win_landing(x->w)))
     return false;
-  if (land > 0)
-    return true;
   dlp_rma_shape s = shape_of(x);
-  return dlp_cfg()->strategy < 0 && dlp_rma_land_cost(&s) < t[route];
+  size_t chunk;
+  double cost = dlp_rma_land_cost(&s, &chunk);
+  if (land == 0 && (dlp_cfg()->strategy >= 0 || cost >= t[route]))
+    return false;
+  x->chunk = chunk;
+  return true;
 }
 
 /* forced, or the route of least predicted time; *land: the operation
-   lands instead */
+   lands instead (in landings of x->chunk bytes) */
 static int choose(rma *x, bool req, bool *land)
 {
   int forced = dlp_cfg()->strategy;
@@ -386,8 +412,8 @@ static int choose(rma *x, bool req, bool *land)
   double t[DLP_NROUTES];
   int best = predict(x, t);
   *land = lands(x, req, forced >= 0 ? forced : best, t);
-  if (forced == DLP_R_MPICH)
-    return DLP_R_MPICH;
+  if (*land || forced == DLP_R_MPICH)
+    return forced >= 0 ? forced : best;
   size_t esize = (size_t)x->esize;
   if (strcmp(dlp_th()->chunk_from, "environment") == 0)
     x->chunk = dlp_chunk() / esize * esize;
@@ -494,6 +520,7 @@ static int describe(rma *x, const rma_args *a)
   if (straight || x->n == 0)
     return DLP_PASS;
   x->el = element(x, &x->esize);
+  x->read_acc = a->kind == GET && dlp_win_started(w);
   return MPI_SUCCESS;
 }
 
@@ -593,7 +620,7 @@ int dlp_rma_predict(bool get, const void *buf, MPI_Count count, MPI_Datatype dt,
   if (describe(&x, &a) != MPI_SUCCESS || x.el == MPI_DATATYPE_NULL)
     return -1;
   dlp_rma_shape s = shape_of(&x);
-  t[DLP_RMA_LANDED] = dlp_rma_land_cost(&s);
+  t[DLP_RMA_LANDED] = dlp_rma_land_cost(&s, NULL);
   return predict(&x, t);
 }
 
@@ -615,10 +642,10 @@ static int one_sided(const rma_args *a, MPI_Request *req)
   int route = choose(&x, req != NULL, &land);
   if (land) {
     MPI_Aint off;
-    dlp_landing *l = dlp_win_landing(dlp_win_of(a->win));
+    dlp_landing *l = dlp_win_landing(x.w);
     rc = __builtin_mul_overflow(x.disp, x.unit, &off) ? MPI_ERR_RMA_RANGE
-       : x.kind == PUT ? dlp_land(l, a->rank, off, &x.o, &x.t)
-                       : dlp_land_get(l, a->rank, off, &x.o, &x.t);
+       : x.kind == PUT ? dlp_land(l, a->rank, off, &x.o, &x.t, x.chunk)
+                       : dlp_land_get(l, a->rank, off, &x.o, &x.t, x.chunk);
     count(DLP_R_PACK);
     count(LANDED);
     return rc == MPI_SUCCESS ? rc : dlp_raise_win_msg(a->win, rc, "%s: could not be sent "

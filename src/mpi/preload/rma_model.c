@@ -53,23 +53,53 @@ static double cost(const dlp_rma_link *l, const dlp_rma_model *md, const dlp_rma
   }
 }
 
-/* a put landed at the target: in m chunks, each packed here, moved as one
+/* a landing holds at least this many stream bytes: below it the header,
+   the message and the target's probe cost more than overlap gains */
+#define LAND_MIN (4 << 10)
+
+/* a put landed at the target in m chunks, each packed here, moved as one
    contiguous message and unpacked there block by block while the next is
-   packed; the slowest of the three stages sets the pace, the others add
-   their share of one chunk. A get the other way round, after its request
+   packed: the slowest of the three stages sets the pace, the others add
+   their share of one chunk, and each chunk past the first a round trip
+   (L: a message of a landing's size moves once the target, busy
+   unpacking, polls for it). A get the other way round, after its request
    went there (one more latency) */
-double dlp_rma_land_cost(const dlp_rma_shape *s)
+static double land_time(const dlp_rma_link *l, double L0, double pack, double unpack,
+                        double n, double m)
+{
+  double move = l->o * m + l->G * n;
+  double most = pack > move ? pack : move;
+  most = most > unpack ? most : unpack;
+  return L0 + most + (pack + move + unpack - most) / m + (m - 1) * l->L;
+}
+
+double dlp_rma_land_cost(const dlp_rma_shape *s, size_t *chunk)
 {
   const dlp_rma_model *md = &dlp_th()->rma;
   const dlp_rma_link *l = s->get ? &md->get : &md->put;
   double n = (double)s->n, k = (double)s->k, ko = s->origin_dense ? 0 : (double)s->k_origin;
-  size_t chunk = dlp_cfg()->land_chunk;
-  double m = (double)((s->n + chunk - 1) / chunk);
-  double pack = md->pb * ko + md->pn * n, move = l->o * m + l->G * n,
-         unpack = md->pb * k + md->pn * n;
-  double most = pack > move ? pack : move;
-  most = most > unpack ? most : unpack;
-  return (s->get ? 2 : 1) * l->L + most + (pack + move + unpack - most) / (m < 1 ? 1 : m);
+  double pack = md->pb * ko + md->pn * n, unpack = md->pb * k + md->pn * n;
+  double L0 = (s->get ? 2 : 1) * l->L;
+  size_t forced = dlp_cfg()->land_chunk, c;
+  if (forced) {
+    c = forced;
+  } else {
+    /* the m that minimises the share of the two faster stages over m
+       against m round trips, as for the pipeline */
+    double move1 = l->o + l->G * n;
+    double most = pack > move1 ? pack : move1;
+    most = most > unpack ? most : unpack;
+    double rest = pack + move1 + unpack - most;
+    double m = rest > 0 ? best_split(rest, l->L > 1 ? l->L : 1) : 1;
+    double most_m = s->n > LAND_MIN ? (double)(s->n / LAND_MIN) : 1;
+    m = m > most_m ? most_m : m;
+    c = (size_t)((n + m - 1) / m);
+    c = c < 1 ? 1 : c;
+  }
+  if (chunk)
+    *chunk = c;
+  double m = (double)((s->n + c - 1) / c);
+  return land_time(l, L0, pack, unpack, n, m < 1 ? 1 : m);
 }
 
 int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_t *chunk,

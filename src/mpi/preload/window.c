@@ -31,6 +31,7 @@ struct dlp_win {
     MPI_Aint size, unit;
   } *at;
   _Atomic unsigned char *touched;   /* per rank: addressed in this epoch */
+  _Atomic bool started;      /* an access epoch of MPI_Win_start is open */
   deferred *pending;
   dlp_landing *land;         /* puts and gets landed (landing.c) */
 };
@@ -134,6 +135,11 @@ bool dlp_win_target(const dlp_win *w, int rank, MPI_Aint *size, MPI_Aint *unit)
   *size = w->dynamic ? -1 : w->at[rank].size;
   *unit = w->dynamic ? 1 : w->at[rank].unit;
   return true;
+}
+
+bool dlp_win_started(const dlp_win *w)
+{
+  return w && atomic_load_explicit(&w->started, memory_order_relaxed);
 }
 
 void dlp_win_touch(dlp_win *w, int rank)
@@ -302,8 +308,11 @@ static dlp_win *leaving_fence(MPI_Win win)
 
 int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
-  leaving_fence(win);
-  return PMPI_Win_start(group, assert, win);
+  dlp_win *w = leaving_fence(win);
+  int rc = PMPI_Win_start(group, assert, win);
+  if (w && rc == MPI_SUCCESS)
+    atomic_store_explicit(&w->started, true, memory_order_relaxed);
+  return rc;
 }
 
 int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
@@ -326,6 +335,9 @@ int MPI_Win_lock_all(int assert, MPI_Win win)
 
 int MPI_Win_complete(MPI_Win win)
 {
+  dlp_win *w = dlp_win_of(win);
+  if (w)
+    atomic_store_explicit(&w->started, false, memory_order_relaxed);
   return synced(PMPI_Win_complete(win), win, -1);
 }
 

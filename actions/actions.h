@@ -108,6 +108,17 @@ DLI_HIDDEN unsigned long dli_interleave_uses(void);
 /* pieces the calling thread unpacked by the 32-byte row loop (copy.c:
    blocks of 257 bytes to 1 KiB, where the CPU has AVX2), for tests */
 DLI_HIDDEN unsigned long dli_rows_uses(void);
+/* A leaf of a few blocks, moved whole at count 1 without choosing a
+   kernel: the one-shot call of a small type (a struct of a few members),
+   where the choice costs more than the moves. Returns the bytes moved;
+   dli_few_uses counts such moves on this thread (for tests). */
+#define DLI_FEW_BLOCKS 8
+static inline bool dli_few_blocks(const dli_loop *l)
+{
+  return l->leaf && l->kind != DLI_CONTIG && l->count <= DLI_FEW_BLOCKS;
+}
+DLI_HIDDEN size_t dli_move_few(const dli_loop *l, uintptr_t user, char *packed, bool pack);
+DLI_HIDDEN unsigned long dli_few_uses(void);
 DLI_HIDDEN void dli_interleave_force(int how);
 DLI_HIDDEN size_t dli_interleave_threshold(void);
 DLI_HIDDEN int dli_process(dl_segment *s, size_t first, size_t *last,

@@ -518,6 +518,46 @@ INLINE size_t do_indexed(void *st, const dl_piece *p, int dir)
   return n;
 }
 
+/* one block of any length (lengths of a leaf are at least 1) */
+INLINE void copy_any(char *q, char *m, size_t n, int dir)
+{
+  if (n <= 64)
+    copy_block(q, m, n, SMALL, dir);
+  else
+    copy(q, m, n, dir);
+}
+
+/* initial-exec: no __tls_get_addr call on the per-call path */
+static _Thread_local __attribute__((tls_model("initial-exec"))) unsigned long few_uses;
+
+unsigned long dli_few_uses(void)
+{
+  return few_uses;
+}
+
+INLINE size_t move_few(const dli_loop *l, uintptr_t user, char *pk, int dir)
+{
+  char *base = (char *)(user + (uintptr_t)l->offset);
+  const dl_count count = l->count;
+  const size_t blk = (size_t)l->blocklen;
+  few_uses++;
+  if (l->kind == DLI_INDEXED) {
+    const dl_count *pre = l->pre;
+    for (dl_count i = 0; i < count; i++)
+      copy_any(pk + pre[i], dli_at(base, l->offs[i]), (size_t)(pre[i + 1] - pre[i]), dir);
+    return (size_t)pre[count];
+  }
+  for (dl_count i = 0; i < count; i++)
+    copy_any(pk + (size_t)i * blk,
+             dli_at(base, l->kind == DLI_VECTOR ? i * l->stride : l->offs[i]), blk, dir);
+  return (size_t)count * blk;
+}
+
+size_t dli_move_few(const dli_loop *l, uintptr_t user, char *packed, bool pack)
+{
+  return pack ? move_few(l, user, packed, PACK) : move_few(l, user, packed, UNPACK);
+}
+
 static size_t pack_contig(void *st, const dl_piece *p) { return do_contig(st, p, PACK); }
 static size_t pack_vector(void *st, const dl_piece *p) { return do_vector(st, p, PACK); }
 static size_t pack_bidx(void *st, const dl_piece *p) { return do_blockindexed(st, p, PACK); }

@@ -109,6 +109,11 @@ static inline __attribute__((always_inline)) int oneshot(const dl_action *a, boo
                                                          const dl_type *t, char *packed,
                                                          size_t avail, size_t *moved)
 {
+  const dli_loop *l = t->loop;
+  if (count == 1 && l && dli_few_blocks(l) && avail >= (size_t)t->b.size) {
+    *moved = dli_move_few(l, user, packed, pack);
+    return DL_OK;
+  }
   dli_jit_note_use(t, pack ? DLI_JIT_PACK : DLI_JIT_UNPACK);
   dli_bulk_fn bulk = dli_bulk_for(t, pack ? DLI_JIT_PACK : DLI_JIT_UNPACK);
   *moved = 0;                      /* on every path: callers add it */
@@ -119,7 +124,6 @@ static inline __attribute__((always_inline)) int oneshot(const dl_action *a, boo
   size_t n = size < avail ? size : avail;
   if (n == 0)
     return size > 0 ? DL_ERR_TRUNCATE : DL_OK;
-  const dli_loop *l = t->loop;
   if (dense_run(count, t)) {
     char *mem = (char *)(user + (uintptr_t)l->offset);
     char *to = pack ? packed : mem, *from = pack ? mem : packed;

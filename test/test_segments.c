@@ -404,7 +404,7 @@ END_TEST
 START_TEST(copy_classes)
 {
   rng r = {seed ^ 5};
-  enum { N = 7, MAXB = 4200 };
+  enum { N = DLI_FEW_BLOCKS + 3, MAXB = 4200 };   /* past dli_move_few: the kernels */
   char *mem = malloc(N * MAXB * 2), *out = malloc(N * MAXB), *want = malloc(N * MAXB);
   for (int i = 0; i < N * MAXB * 2; i++)
     mem[i] = (char)rng_next(&r);
@@ -757,6 +757,87 @@ START_TEST(gathers)
 }
 END_TEST
 
+/* Leaves of a few blocks (a struct of a few members, a short vector) are
+   moved at count 1 by one short loop (dli_move_few) instead of a kernel:
+   it fires exactly for such leaves with room for the whole stream, and
+   gives the model's bytes both ways; blocks of every length up to 100
+   bytes, vectors with negative strides */
+START_TEST(few_blocks)
+{
+  rng r = {seed ^ 0xfe3b};
+  for (int trial = 0; trial < test_scaled(600); trial++) {
+    dl_count n = rng_range(&r, 1, DLI_FEW_BLOCKS + 2), k = rng_range(&r, 1, 100);
+    dl_count *bl = malloc((size_t)n * sizeof(dl_count));
+    dl_aint *off = malloc((size_t)n * sizeof(dl_aint));
+    dl_type *t;
+    model *b = model_builtin(1, 1), *m;
+    if (trial % 3 == 0) {                      /* a vector, stride of either sign */
+      dl_aint gap = rng_range(&r, 1, 40), stride = (k + gap) * (rng_next(&r) % 2 ? 1 : -1);
+      ck_assert_int_eq(dl_type_hvector(n, k, stride, dl_builtin(DL_BYTE), &t), DL_OK);
+      m = model_hvector(n, k, stride, b);
+    } else {                /* distinct slots 128 bytes apart, lengths fixed or not */
+      char used[DLI_FEW_BLOCKS + 2] = {0};
+      for (dl_count i = 0; i < n; i++) {
+        dl_aint q;
+        do
+          q = rng_range(&r, 0, DLI_FEW_BLOCKS + 1);
+        while (used[q]);
+        used[q] = 1;
+        bl[i] = trial % 3 == 1 ? k : rng_range(&r, 1, 100);
+        off[i] = (q - 2) * 128 + rng_range(&r, 0, 27);
+      }
+      ck_assert_int_eq(dl_type_hindexed(n, bl, off, dl_builtin(DL_BYTE), &t), DL_OK);
+      m = model_hindexed(n, bl, off, b);
+    }
+    ck_assert_int_eq(dl_type_commit(t), DL_OK);
+    char desc[96];
+    snprintf(desc, sizeof(desc), "seed %llu trial %d: %lld blocks", (unsigned long long)seed,
+             trial, (long long)n);
+    const dli_loop *l = t->loop;
+    bool few = l->leaf && l->kind != DLI_CONTIG && l->count <= DLI_FEW_BLOCKS;
+    tcase c = {.rt = {.t = t}};
+    ck_assert(tcase_layout(&c, m, 1, rng_next(&r)) == 0);
+    char *want = malloc(c.size + 1), *got = malloc(c.size + 1);
+    model_pack(c.runs, c.nruns, c.mem.origin, want);
+    unsigned long before = dli_few_uses();
+    size_t pos = 0;
+    ck_assert_int_eq(dl_pack(c.mem.origin, 1, t, got, c.size, &pos), DL_OK);
+    ck_assert_msg(pos == c.size && !memcmp(want, got, c.size), "%s: pack", desc);
+    ck_assert_msg(dli_few_uses() - before == (few ? 1u : 0u), "%s: fired %lu times", desc,
+                  dli_few_uses() - before);
+    /* one byte short: the general path, which stops there */
+    if (c.size > 0) {
+      pos = 0;
+      memset(got, 0x5a, c.size + 1);
+      before = dli_few_uses();
+      ck_assert_int_eq(dl_pack(c.mem.origin, 1, t, got, c.size - 1, &pos), DL_ERR_TRUNCATE);
+      ck_assert_msg(pos == c.size - 1 && !memcmp(want, got, c.size - 1) &&
+                    got[c.size - 1] == 0x5a && dli_few_uses() == before, "%s: short", desc);
+    }
+    for (size_t i = 0; i < c.size; i++)
+      want[i] = (char)rng_next(&r);
+    char *expect = malloc(c.mem.len);
+    memcpy(expect, c.mem.mem, c.mem.len);
+    model_unpack(c.runs, c.nruns, expect + (c.mem.origin - c.mem.mem), want);
+    before = dli_few_uses();
+    pos = 0;
+    ck_assert_int_eq(dl_unpack(want, c.size, &pos, c.mem.origin, 1, t), DL_OK);
+    ck_assert_msg(!memcmp(c.mem.mem, expect, c.mem.len), "%s: unpack", desc);
+    ck_assert_msg(dli_few_uses() - before == (few ? 1u : 0u), "%s: unpack fired", desc);
+    free(expect);
+    free(want);
+    free(got);
+    free(c.runs);
+    tbuf_free(&c.mem);
+    model_free(m);
+    model_free(b);
+    dl_type_free(&t);
+    free(bl);
+    free(off);
+  }
+}
+END_TEST
+
 START_TEST(interleaved)
 {
   rng r = {seed ^ 0x11ea};
@@ -1100,8 +1181,9 @@ START_TEST(compiled_code_in_the_walker)
     }
     ck_assert_msg(memcmp(want, got, c.size) == 0, "compiled one-shot: " CASE_FMT,
                   CASE_ARGS(&c));
-    /* a single dense run is a plain memmove, compiled or not */
-    if (!dli_is_dense(c.rt.t->loop) && c.count == 1)
+    /* a single dense run is a plain memmove, compiled or not, and a leaf
+       of a few blocks one short loop (dli_move_few) */
+    if (!dli_is_dense(c.rt.t->loop) && c.count == 1 && !dli_few_blocks(c.rt.t->loop))
       ck_assert_msg(slot_calls > 0, "compiled code never called: " CASE_FMT,
                     CASE_ARGS(&c));
     size_t ne = rng_cut(&r, c.size, edges, 256);
@@ -1587,6 +1669,7 @@ int main(void)
   tcase_add_test(tc, transposes);
   tcase_add_test(tc, periodic_lengths);
   tcase_add_test(tc, gathers);
+  tcase_add_test(tc, few_blocks);
   tcase_add_test(tc, interleaved);
   tcase_add_test(tc, interleaved_unpack);
   tcase_add_test(tc, compiled_code_in_the_walker);

@@ -83,6 +83,12 @@ DLI_HIDDEN int dli_copy_last_route(void);
    (LOCKSTEP or CHUNKED; 0: chosen by run length again), for the benchmark
    that measures the threshold between them */
 DLI_HIDDEN void dli_copy_force_route(int route);
+/* the staging chunk of the chunked route: half a core's L2 (tune.c);
+   the size the calling thread's last chunked copy took, and a size that
+   its copies take instead (0: dli_copy_chunk again), for tests */
+DLI_HIDDEN size_t dli_copy_chunk(void);
+DLI_HIDDEN size_t dli_copy_last_chunk(void);
+DLI_HIDDEN void dli_copy_force_chunk(size_t bytes);
 /* pack and unpack of whole types whose root interleaves copies of one
    element (interleave.c): whether a whole pack (or unpack) of root l,
    size bytes, goes that way (at most DLI_INTERLEAVE_MAX copies, each moved

@@ -4,9 +4,9 @@
  * - one side dense: the other side packs into, or unpacks from, its memory;
  * - long runs on both sides: both streams are walked in lockstep as iovec
  *   batches on the stack and each overlap of two runs is one memcpy;
- * - short runs: chunks of the stream are packed into a stack buffer and
- *   unpacked from it, since the leaf kernels move small blocks far cheaper
- *   than a memcpy call per overlap. */
+ * - short runs: chunks of the stream are packed into a buffer of half a
+ *   core's L2 and unpacked from it, since the leaf kernels move small
+ *   blocks far cheaper than a memcpy call per overlap. */
 #include <stdlib.h>
 #include <string.h>
 #include "actions.h"
@@ -16,10 +16,11 @@
    with dataloop-bench --copy (doc/benchmarks.md, "Type to type") */
 #define LOCKSTEP_MIN_RUN 256
 #define BATCH 128                 /* iovec entries per side and batch */
-#define CHUNK (32 * 1024)         /* staging bytes of the chunked route */
+#define STACK_CHUNK (32 * 1024)   /* staging on the stack, below a heap chunk */
 #define STACK_FRAMES 32
 
 static _Thread_local int last_route, forced_route;
+static _Thread_local size_t last_chunk, forced_chunk;
 
 int dli_copy_last_route(void)
 {
@@ -29,6 +30,16 @@ int dli_copy_last_route(void)
 void dli_copy_force_route(int route)
 {
   forced_route = route;
+}
+
+size_t dli_copy_last_chunk(void)
+{
+  return last_chunk;
+}
+
+void dli_copy_force_chunk(size_t bytes)
+{
+  forced_chunk = bytes;
 }
 
 static size_t pass_piece(void *st, const dl_piece *p)
@@ -117,24 +128,34 @@ static int lockstep(dl_segment *f, dl_segment *t, struct batch *a,
   }
 }
 
+/* Chunks of half a core's L2 (dli_copy_chunk): on an AMD host 32 KiB
+   chunks made the route 0.8x of staging the whole stream, half the L2
+   1.0-1.2x (doc/benchmarks.md, "Type to type"). One allocation per call
+   of a stream that long; without it, the stack's 32 KiB. */
 static int chunked(dl_segment *f, dl_segment *t, size_t first, size_t end)
 {
-  char buf[CHUNK];
+  char small[STACK_CHUNK];
+  size_t chunk = forced_chunk ? forced_chunk : dli_copy_chunk();
+  chunk = chunk < end - first ? chunk : end - first;
+  char *heap = chunk > STACK_CHUNK ? malloc(chunk) : NULL, *buf = heap ? heap : small;
+  if (!heap && chunk > STACK_CHUNK)
+    chunk = STACK_CHUNK;
+  last_chunk = chunk;
   dli_bulk_fn pk = dli_bulk_for(f->type, DLI_JIT_PACK);
   dli_bulk_fn up = dli_bulk_for(t->type, DLI_JIT_UNPACK);
-  for (size_t p = first; p < end;) {
-    size_t e = end - p > CHUNK ? p + CHUNK : end;
+  int rc = DL_OK;
+  for (size_t p = first; p < end && !rc;) {
+    size_t e = end - p > chunk ? p + chunk : end;
     char *cur = buf;
-    int rc = dli_segment_run(f, p, &e, &dli_pack_action, &cur, pk);
+    rc = dli_segment_run(f, p, &e, &dli_pack_action, &cur, pk);
     size_t e2 = e;
     cur = buf;
     if (!rc)
       rc = dli_segment_run(t, p, &e2, &dli_unpack_action, &cur, up);
-    if (rc)
-      return rc;
     p = e;
   }
-  return DL_OK;
+  free(heap);
+  return rc;
 }
 
 /* [first, end) of f's stream into t's memory; both ranges valid, buffers

@@ -215,6 +215,8 @@ START_TEST(random_pairs)
   for (int it = 0; it < n; it++) {
     side a, b;
     int mode = (int)rng_range(&r, 0, 3);
+    /* chunks of the chunked route from one byte up, or the default */
+    dli_copy_force_chunk(it % 3 ? (size_t)rng_range(&r, 1, 5000) : 0);
     side_random(&a, &r);
     if (mode == 0) {
       side_random(&b, &r);          /* sizes differ: truncation or a tail */
@@ -238,12 +240,14 @@ START_TEST(random_pairs)
     side a, b;
     size_t size = (size_t)rng_range(&r, 1, 300000);
     bool lng = it & 1;
+    dli_copy_force_chunk(it % 4 < 2 ? 0 : (size_t)rng_range(&r, 1, 70000));
     side_bytes(&a, &r, size, lng ? 300 : 1, lng ? 8000 : 4);
     side_bytes(&b, &r, size, lng ? 300 : 1, lng ? 8000 : 4);
     check_pair(&r, &a, &b);
     side_free(&a);
     side_free(&b);
   }
+  dli_copy_force_chunk(0);
   ck_assert_int_gt(routes[DLI_COPY_DENSE], 0);
   ck_assert_int_gt(routes[DLI_COPY_LOCKSTEP], 0);
   ck_assert_int_gt(routes[DLI_COPY_CHUNKED], 0);
@@ -272,6 +276,14 @@ START_TEST(routes_fire)
   ck_assert_int_eq(dli_copy_last_route(), DLI_COPY_CHUNKED);
   ck_assert_int_eq(dl_copy(c.origin, 1, c.t, b.origin, 1, b.t, &copied), DL_OK);
   ck_assert_int_eq(dli_copy_last_route(), DLI_COPY_CHUNKED);
+  /* chunks of half the L2, at most the stream (100,000 bytes here) */
+  size_t chunk = dli_copy_chunk();
+  ck_assert(chunk >= 32 * 1024 && chunk <= 4 << 20);
+  ck_assert_uint_eq(dli_copy_last_chunk(), chunk < 100000 ? chunk : 100000);
+  dli_copy_force_chunk(1000);
+  ck_assert_int_eq(dl_copy(c.origin, 1, c.t, b.origin, 1, b.t, &copied), DL_OK);
+  ck_assert_uint_eq(dli_copy_last_chunk(), 1000);
+  dli_copy_force_chunk(0);
   ck_assert_int_eq(dl_copy(mem, 1, dense, c.origin, 1, c.t, &copied), DL_OK);
   ck_assert_int_eq(dli_copy_last_route(), DLI_COPY_DENSE);
   /* and the bytes are right: through c and back, then compare */

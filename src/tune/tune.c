@@ -171,6 +171,12 @@ size_t dli_interleave_threshold(void)
   return l2 ? l2 / 2 : (size_t)1 << 20;
 }
 
+size_t dli_copy_chunk(void)
+{
+  size_t l2 = dli_tune()->l2, c = l2 ? l2 / 2 : (size_t)512 << 10;
+  return c < ((size_t)32 << 10) ? (size_t)32 << 10 : c > ((size_t)4 << 20) ? (size_t)4 << 20 : c;
+}
+
 const dl_tune *dl_tune_get(void)
 {
   return dli_tune();

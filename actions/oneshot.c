@@ -7,6 +7,8 @@
 
 #define STACK_FRAMES 32
 
+static _Thread_local __attribute__((tls_model("initial-exec"))) unsigned long whole_uses;
+
 int dl_pack_size(dl_count count, const dl_type *t, size_t *size)
 {
   if (!dli_type_valid(t))
@@ -160,6 +162,21 @@ static inline __attribute__((always_inline)) int oneshot(const dl_action *a, boo
     return DL_OK;
   }
   return by_segment(a, user, count, t, packed, n, size, bulk, moved);
+}
+
+int dli_whole_moves(dl_segment *s, char *packed, bool pack, size_t *last)
+{
+  int rc = pack ? oneshot(&dli_pack_action, true, s->buf, s->count, s->type, packed,
+                          s->size, last)
+                : oneshot(&dli_unpack_action, false, s->buf, s->count, s->type, packed,
+                          s->size, last);
+  whole_uses++;
+  return rc;
+}
+
+unsigned long dli_whole_uses(void)
+{
+  return whole_uses;
 }
 
 int dli_pack_args(const char *call, const dl_type *t, dl_count count,

@@ -110,11 +110,20 @@ static int move_args(const char *call, const dl_segment *s, size_t first,
   return DL_OK;
 }
 
+/* the whole stream from its start, with nothing to check against bounds:
+   the one-shot path, no stack needed */
+static bool whole(const dl_segment *s, size_t first, const size_t *last)
+{
+  return first == 0 && *last >= s->size && s->size > 0 && (!s->bounded || s->inside);
+}
+
 int dl_segment_pack(dl_segment *s, size_t first, size_t *last, void *outbuf)
 {
   int rc = move_args("dl_segment_pack", s, first, last, outbuf);
   if (rc)
     return rc;
+  if (whole(s, first, last))
+    return dli_whole_moves(s, outbuf, true, last);
   char *cur = outbuf;
   dli_jit_note_use(s->type, DLI_JIT_PACK);
   return dli_process(s, first, last, &dli_pack_action, &cur,
@@ -127,6 +136,8 @@ int dl_segment_unpack(dl_segment *s, size_t first, size_t *last,
   int rc = move_args("dl_segment_unpack", s, first, last, inbuf);
   if (rc)
     return rc;
+  if (whole(s, first, last))
+    return dli_whole_moves(s, (char *)inbuf, false, last);
   char *cur = (char *)inbuf;
   dli_jit_note_use(s->type, DLI_JIT_UNPACK);
   return dli_process(s, first, last, &dli_unpack_action, &cur,

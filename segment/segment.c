@@ -28,7 +28,7 @@ int dli_segment_init(dl_segment *s, int cap, uintptr_t buf, dl_count count,
   int rc = dli_mk_contig(NULL, &s->top, count, dli_type_elem(t), &s->root);
   if (rc)
     return rc;
-  dli_segment_seek(s, 0);
+  s->pos = DLI_UNLOADED;          /* the first call that walks loads the stack */
   return DL_OK;
 }
 
@@ -41,7 +41,7 @@ int dli_segment_init_loop(dl_segment *s, int cap, uintptr_t origin, const dli_lo
   s->size = (size_t)l->size;
   s->root = l;
   if (s->size > 0)
-    dli_segment_seek(s, 0);
+    s->pos = DLI_UNLOADED;
   return DL_OK;
 }
 

@@ -65,7 +65,8 @@ struct dl_segment {
   const dl_type *type;
   dl_count count;
   size_t size;            /* packed bytes of (count, type) */
-  size_t pos;             /* stream position the state describes */
+  size_t pos;             /* stream position the state describes, or
+                             DLI_UNLOADED before the first walk */
   const dli_loop *root;   /* type's root, or `top` for count > 1 */
   dli_loop top;           /* count-time optimized loop over count copies */
   bool bounded, inside;   /* bounds given; all data known inside them */
@@ -79,6 +80,10 @@ struct dl_segment {
   dli_frame frames[];
 };
 
+/* the position of a segment whose stack is not loaded yet: a call that
+   only the one-shot path serves (a whole small stream) never pays for it */
+#define DLI_UNLOADED SIZE_MAX
+
 /* bytes of a segment with room for `frames` frames */
 static inline size_t dli_segment_bytes(int frames)
 {
@@ -87,7 +92,7 @@ static inline size_t dli_segment_bytes(int frames)
 /* frames a segment over (count, t) needs */
 DLI_HIDDEN int dli_segment_frames(const dl_type *t);
 /* sets up a segment in caller memory with room for cap frames (at least
-   dli_segment_frames(t)) and positions it at stream byte 0 */
+   dli_segment_frames(t)); its stack is loaded by the first dli_segment_run */
 DLI_HIDDEN int dli_segment_init(dl_segment *s, int cap, uintptr_t buf,
                                 dl_count count, const dl_type *t);
 /* the same over one instance of loop l (part of a type) whose origin is

@@ -254,7 +254,7 @@ int dli_segment_run(dl_segment *s, size_t first, size_t *last,
   if (first > s->size || first > *last)
     return DL_ERR_ARG;
   size_t end = *last < s->size ? *last : s->size;
-  if (first != s->pos)
+  if (first != s->pos || s->pos == DLI_UNLOADED)
     dli_segment_seek(s, first);
   bool stopped = false;
   while (s->pos < end && !stopped) {

@@ -151,6 +151,97 @@ START_TEST(random_chunks)
 }
 END_TEST
 
+/* A segment's stack is loaded by its first walking call, and a call over
+   the whole stream from byte 0 goes the one-shot way without one: both
+   fire (dli_whole_uses) and change no byte, in any order of calls, and a
+   bounded segment with data outside its bounds is still checked first. */
+START_TEST(whole_ranges)
+{
+  rng r = {seed ^ 0x3401e};
+  int n = test_scaled(2000);
+  for (int it = 0; it < n; it++) {
+    tcase c;
+    case_new(&r, &c);
+    if (c.size == 0) {
+      tcase_free(&c);
+      continue;
+    }
+    char *want = malloc(c.size), *got = malloc(c.size + 16);
+    model_pack(c.runs, c.nruns, c.mem.origin, want);
+    dl_segment *s;
+    ck_assert_int_eq(dl_segment_create(c.mem.origin, c.count, c.rt.t, &s), DL_OK);
+    /* a fresh segment's first call anywhere but byte 0 loads its stack there */
+    size_t a = (size_t)rng_range(&r, 1, (dl_aint)c.size), last = c.size;
+    unsigned long before = dli_whole_uses();
+    memset(got, 0, c.size + 16);
+    ck_assert_int_eq(dl_segment_pack(s, a, &last, got + a), DL_OK);
+    ck_assert_msg(last == c.size && !memcmp(want + a, got + a, c.size - a) &&
+                  dli_whole_uses() == before, "from %zu: " CASE_FMT, a, CASE_ARGS(&c));
+    /* the whole stream, *last past its end: the one-shot path */
+    memset(got, 0x5a, c.size + 16);
+    last = c.size + (size_t)rng_range(&r, 0, 16);
+    ck_assert_int_eq(dl_segment_pack(s, 0, &last, got), DL_OK);
+    ck_assert_msg(last == c.size && !memcmp(want, got, c.size) && got[c.size] == 0x5a,
+                  "whole: " CASE_MSG(&c));
+    ck_assert_msg(dli_whole_uses() - before == 1, "whole not taken: " CASE_MSG(&c));
+    /* the state it left still serves a range from where the walk stood */
+    a = (size_t)rng_range(&r, 0, (dl_aint)c.size - 1);
+    size_t z = (size_t)rng_range(&r, (dl_aint)a + 1, (dl_aint)c.size);
+    last = z;
+    memset(got, 0, c.size);
+    ck_assert_int_eq(dl_segment_pack(s, a, &last, got + a), DL_OK);
+    ck_assert_msg(last == z && !memcmp(want + a, got + a, z - a), "after: " CASE_MSG(&c));
+    dl_segment_free(&s);
+    /* unpack of the whole stream into a fresh segment */
+    tbuf one = c.mem, two = c.mem;
+    one.mem = malloc(c.mem.len);
+    two.mem = malloc(c.mem.len);
+    one.origin = one.mem + (c.mem.origin - c.mem.mem);
+    two.origin = two.mem + (c.mem.origin - c.mem.mem);
+    uint64_t f = rng_next(&r);
+    tbuf_fill(&one, f);
+    tbuf_fill(&two, f);
+    for (size_t i = 0; i < c.size; i++)
+      want[i] = (char)rng_next(&r);
+    model_unpack(c.runs, c.nruns, one.origin, want);
+    ck_assert_int_eq(dl_segment_create(two.origin, c.count, c.rt.t, &s), DL_OK);
+    last = c.size;
+    before = dli_whole_uses();
+    ck_assert_int_eq(dl_segment_unpack(s, 0, &last, want), DL_OK);
+    ck_assert_msg(last == c.size && dli_whole_uses() - before == 1 &&
+                  !memcmp(one.mem, two.mem, c.mem.len), "whole unpack: " CASE_MSG(&c));
+    dl_segment_free(&s);
+    /* bounds that leave out the lowest byte: checked, refused, nothing written */
+    dl_aint lo = c.runs[0].disp, hi = lo;
+    for (size_t i = 0; i < c.nruns; i++) {
+      if (c.runs[i].disp < lo)
+        lo = c.runs[i].disp;
+      if (c.runs[i].disp + c.runs[i].len > hi)
+        hi = c.runs[i].disp + c.runs[i].len;
+    }
+    bool inside = rng_next(&r) % 2;
+    ck_assert_int_eq(dl_segment_create_bounded(two.origin, c.count, c.rt.t,
+                                               inside ? lo : lo + 1, hi, &s), DL_OK);
+    tbuf_fill(&two, f);
+    memcpy(one.mem, two.mem, c.mem.len);
+    last = c.size;
+    before = dli_whole_uses();
+    int rc = dl_segment_unpack(s, 0, &last, want);
+    if (inside)
+      ck_assert_msg(rc == DL_OK && dli_whole_uses() - before == 1, "inside: " CASE_MSG(&c));
+    else
+      ck_assert_msg(rc == DL_ERR_BOUNDS && dli_whole_uses() == before &&
+                    !memcmp(one.mem, two.mem, c.mem.len), "outside: " CASE_MSG(&c));
+    dl_segment_free(&s);
+    free(one.mem);
+    free(two.mem);
+    free(want);
+    free(got);
+    tcase_free(&c);
+  }
+}
+END_TEST
+
 START_TEST(random_lists)
 {
   rng r = {seed ^ 3};
@@ -1661,6 +1752,7 @@ int main(void)
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, random_pack_unpack);
   tcase_add_test(tc, random_chunks);
+  tcase_add_test(tc, whole_ranges);
   tcase_add_test(tc, random_lists);
   tcase_add_test(tc, custom_action);
   tcase_add_test(tc, flash_manual);

@@ -127,9 +127,14 @@ DLI_HIDDEN size_t dli_move_few(const dli_loop *l, uintptr_t user, char *packed, 
 DLI_HIDDEN unsigned long dli_few_uses(void);
 DLI_HIDDEN void dli_interleave_force(int how);
 DLI_HIDDEN size_t dli_interleave_threshold(void);
+/* frames of a segment that a call keeps on its stack (deeper types
+   allocate theirs) */
+#define DLI_STACK_FRAMES 32
+
 /* A segment call over its whole stream, from byte 0 (pack and unpack of a
-   segment not bounded, or bounded with all its data inside): the one-shot
-   call's path, which needs no stack; the segment's state is left as it
+   segment not bounded, or bounded with all its data inside, of a type
+   of at most DLI_STACK_FRAMES frames): the one-shot call's path, which
+   needs no stack of the segment's; the segment's state is left as it
    was. *last becomes the bytes moved; dli_whole_uses counts such calls on
    this thread (for tests). */
 DLI_HIDDEN int dli_whole_moves(dl_segment *s, char *packed, bool pack, size_t *last);

@@ -11,7 +11,6 @@
 #include "actions.h"
 
 #define SCRATCH 16384          /* native bytes of a chunk: stays in L1 */
-#define STACK_FRAMES 32
 #define MAX_ELEM 32            /* bytes of the largest basic element */
 
 typedef struct xframe {
@@ -405,7 +404,7 @@ static int oneshot(bool pack, uintptr_t user, dl_count count, const dl_type *t,
     return size > 0 ? DL_ERR_TRUNCATE : DL_OK;
   dli_jit_note_use(t, pack ? DLI_JIT_PACK : DLI_JIT_UNPACK);
   int frames = dli_segment_frames(t);
-  dl_segment *s = frames <= STACK_FRAMES ? __builtin_alloca(dli_segment_bytes(frames))
+  dl_segment *s = frames <= DLI_STACK_FRAMES ? __builtin_alloca(dli_segment_bytes(frames))
                                          : malloc(dli_segment_bytes(frames));
   if (!s)
     return DL_ERR_NOMEM;
@@ -416,7 +415,7 @@ static int oneshot(bool pack, uintptr_t user, dl_count count, const dl_type *t,
     job_init(&j, &c, s);
     rc = pack ? x32_pack(&j, &c, 0, n, ext) : x32_unpack(&j, &c, 0, n, ext);
   }
-  if (frames > STACK_FRAMES)
+  if (frames > DLI_STACK_FRAMES)
     free(s);
   if (rc)
     return rc;

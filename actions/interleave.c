@@ -15,7 +15,6 @@
 #endif
 
 #define LINE 64
-#define STACK_FRAMES 32
 
 typedef struct ilv {
   char *stream;       /* copy 0's stream; copy q's is q * size further */
@@ -174,7 +173,7 @@ bool dli_interleaves(const dli_loop *l, size_t size, bool pack)
   dl_aint span, ls;
   dl_count blk;
   if (__builtin_mul_overflow(l->count, l->stride, &span) || span > c->tub - c->tlb ||
-      c->depth + 1 > STACK_FRAMES || forced < 0)
+      c->depth + 1 > DLI_STACK_FRAMES || forced < 0)
     return false;
   /* unpacking: the copies of one block, (n - 1) * step + blk bytes, clear
      of every other block */
@@ -204,9 +203,9 @@ bool dli_interleave_whole(const dl_type *t, dl_count count, uintptr_t user, char
 void dli_interleave_run(const dli_loop *l, uintptr_t user, char *stream, bool pack)
 {
   const dli_loop *c = l->child;
-  dl_segment *s = __builtin_alloca(dli_segment_bytes(STACK_FRAMES));
+  dl_segment *s = __builtin_alloca(dli_segment_bytes(DLI_STACK_FRAMES));
   ilv v = {stream, (size_t)c->size, l->count, l->stride};
-  dli_segment_init_loop(s, STACK_FRAMES, user + (uintptr_t)l->offset, c);
+  dli_segment_init_loop(s, DLI_STACK_FRAMES, user + (uintptr_t)l->offset, c);
   size_t last = v.size;
   dli_segment_run(s, 0, &last, &actions[pack ? PACK : UNPACK], &v, NULL);
   uses++;

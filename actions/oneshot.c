@@ -5,7 +5,6 @@
 #include <string.h>
 #include "actions.h"
 
-#define STACK_FRAMES 32
 
 static _Thread_local __attribute__((tls_model("initial-exec"))) unsigned long whole_uses;
 
@@ -86,7 +85,7 @@ static __attribute__((noinline)) int by_segment(const dl_action *a, uintptr_t us
                                                 dli_bulk_fn bulk, size_t *moved)
 {
   int frames = dli_segment_frames(t);
-  dl_segment *s = frames <= STACK_FRAMES ? __builtin_alloca(dli_segment_bytes(frames))
+  dl_segment *s = frames <= DLI_STACK_FRAMES ? __builtin_alloca(dli_segment_bytes(frames))
                                          : malloc(dli_segment_bytes(frames));
   if (!s)
     return DL_ERR_NOMEM;
@@ -95,7 +94,7 @@ static __attribute__((noinline)) int by_segment(const dl_action *a, uintptr_t us
   char *cur = packed;
   if (!rc)
     rc = dli_segment_run(s, 0, &last, a, &cur, bulk);
-  if (frames > STACK_FRAMES)
+  if (frames > DLI_STACK_FRAMES)
     free(s);
   if (rc)
     return rc;

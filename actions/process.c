@@ -111,10 +111,12 @@ static int move_args(const char *call, const dl_segment *s, size_t first,
 }
 
 /* the whole stream from its start, with nothing to check against bounds:
-   the one-shot path, no stack needed */
+   the one-shot path, which allocates nothing where a stack of its own
+   fits on the call's */
 static bool whole(const dl_segment *s, size_t first, const size_t *last)
 {
-  return first == 0 && *last >= s->size && s->size > 0 && (!s->bounded || s->inside);
+  return first == 0 && *last >= s->size && s->size > 0 && (!s->bounded || s->inside) &&
+         s->cap <= DLI_STACK_FRAMES;
 }
 
 int dl_segment_pack(dl_segment *s, size_t first, size_t *last, void *outbuf)

@@ -17,7 +17,6 @@
 #define LOCKSTEP_MIN_RUN 256
 #define BATCH 128                 /* iovec entries per side and batch */
 #define STACK_CHUNK (32 * 1024)   /* staging on the stack, below a heap chunk */
-#define STACK_FRAMES 32
 
 static _Thread_local int last_route, forced_route;
 static _Thread_local size_t last_chunk, forced_chunk;
@@ -266,7 +265,7 @@ int dl_copy(const void *src, dl_count scount, const dl_type *st, void *dst,
       return rc;
     int fs = dli_segment_frames(st), fd = dli_segment_frames(dt);
     size_t bs = dli_segment_bytes(fs), bd = dli_segment_bytes(fd);
-    bool heap = fs > STACK_FRAMES || fd > STACK_FRAMES;
+    bool heap = fs > DLI_STACK_FRAMES || fd > DLI_STACK_FRAMES;
     char *mem = heap ? malloc(bs + bd) : __builtin_alloca(bs + bd);
     if (!mem)
       return DL_ERR_NOMEM;

@@ -242,6 +242,49 @@ START_TEST(whole_ranges)
 }
 END_TEST
 
+/* A type deeper than a call's stack frames keeps the walking path for a
+   whole range (the one-shot path would allocate a stack of its own) */
+START_TEST(whole_range_deep)
+{
+  enum { LEVELS = DLI_STACK_FRAMES + 8 };
+  dl_type *t = INT32, *n;
+  for (int k = 1; k <= LEVELS; k++) {
+    /* the last level at 0 and a byte at 1000 + k: one loop more each */
+    dl_count bl[2] = {1, 1};
+    dl_aint d[2] = {0, 1000 + k};
+    dl_type *ty[2] = {t, dl_builtin(DL_BYTE)};
+    ck_assert_int_eq(dl_type_struct(2, bl, d, ty, &n), DL_OK);
+    if (t != INT32)
+      dl_type_free(&t);
+    t = n;
+  }
+  ck_assert_int_eq(dl_type_commit(t), DL_OK);
+  ck_assert_int_gt(dli_segment_frames(t), DLI_STACK_FRAMES);
+  unsigned char mem[1100], want[4 + LEVELS], got[4 + LEVELS];
+  for (size_t i = 0; i < sizeof(mem); i++)
+    mem[i] = (unsigned char)(i * 7 + 3);
+  memcpy(want, mem, 4);
+  for (int k = 1; k <= LEVELS; k++)
+    want[3 + k] = mem[1000 + k];
+  dl_segment *s;
+  ck_assert_int_eq(dl_segment_create(mem, 1, t, &s), DL_OK);
+  ck_assert_uint_eq(dl_segment_size(s), sizeof(want));
+  unsigned long before = dli_whole_uses();
+  size_t last = sizeof(got);
+  ck_assert_int_eq(dl_segment_pack(s, 0, &last, got), DL_OK);
+  ck_assert_uint_eq(last, sizeof(got));
+  ck_assert(!memcmp(want, got, sizeof(got)));
+  for (size_t i = 0; i < sizeof(got); i++)
+    got[i] = (unsigned char)~want[i];
+  last = sizeof(got);
+  ck_assert_int_eq(dl_segment_unpack(s, 0, &last, got), DL_OK);
+  ck_assert(mem[0] == (unsigned char)~want[0] && mem[1000 + LEVELS] == (unsigned char)~want[3 + LEVELS]);
+  ck_assert_uint_eq(dli_whole_uses(), before);
+  dl_segment_free(&s);
+  dl_type_free(&t);
+}
+END_TEST
+
 START_TEST(random_lists)
 {
   rng r = {seed ^ 3};
@@ -1753,6 +1796,7 @@ int main(void)
   tcase_add_test(tc, random_pack_unpack);
   tcase_add_test(tc, random_chunks);
   tcase_add_test(tc, whole_ranges);
+  tcase_add_test(tc, whole_range_deep);
   tcase_add_test(tc, random_lists);
   tcase_add_test(tc, custom_action);
   tcase_add_test(tc, flash_manual);

@@ -155,6 +155,8 @@ void man_lu_y_pack(const bparams *p, const char *mem, char *out);
 void man_lu_y_unpack(const bparams *p, char *mem, const char *in);
 void man_mg_pack(const bparams *p, const char *mem, char *out);
 void man_mg_unpack(const bparams *p, char *mem, const char *in);
+void man_atoms_pack(const bparams *p, const char *mem, char *out);
+void man_atoms_unpack(const bparams *p, char *mem, const char *in);
 void man_fft_pack(const bparams *p, const char *mem, char *out);
 void man_fft_unpack(const bparams *p, char *mem, const char *in);
 /* dataloop-rma-bench: an FFT block read transposed, rows written; points */

@@ -361,6 +361,36 @@ void man_fft_unpack(const bparams *p, char *mem, const char *in)
     }
 }
 
+/* Molecular dynamics atoms as a C struct with its compiler's padding
+   (LAMMPS-style exchange of whole atoms): the fields, one by one */
+struct atom {
+  int32_t tag;
+  double x[3], v[3];
+  int32_t type;
+};
+
+void man_atoms_pack(const bparams *p, const char *mem, char *out)
+{
+  const struct atom *a = (const struct atom *)mem;
+  for (size_t i = 0; i < p->n; i++) {
+    memcpy(out, &a[i].tag, 4); out += 4;
+    memcpy(out, a[i].x, 24); out += 24;
+    memcpy(out, a[i].v, 24); out += 24;
+    memcpy(out, &a[i].type, 4); out += 4;
+  }
+}
+
+void man_atoms_unpack(const bparams *p, char *mem, const char *in)
+{
+  struct atom *a = (struct atom *)mem;
+  for (size_t i = 0; i < p->n; i++) {
+    memcpy(&a[i].tag, in, 4); in += 4;
+    memcpy(a[i].x, in, 24); in += 24;
+    memcpy(a[i].v, in, 24); in += 24;
+    memcpy(&a[i].type, in, 4); in += 4;
+  }
+}
+
 /* One-sided FFT transpose (dataloop-rma-bench): the n x n block of complex
    doubles at column k[0] of a slab of rows nx wide, read column by column
    (the origin's vector of vectors) ... */

@@ -229,22 +229,16 @@ INLINE char *bidx_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
 
 enum { IDX_FEW = 4 };
 
-/* reps of a pattern of K blocks, K a constant: unrolled, no test per
-   block, offsets and lengths in scalars (left in arrays, they were
-   reloaded from the stack every repetition) */
+/* reps of a pattern of K blocks, K a constant: the block loop unrolls with
+   no test per block, offsets and lengths in registers */
 INLINE char *few_reps(char *pk, char *base, dl_count reps, dl_aint rs, const dl_aint *o,
                       const dl_aint *at, const size_t *len, size_t per, int K, int cls,
                       int dir)
 {
-  const dl_aint o0 = o[0], o1 = o[1], o2 = o[2], o3 = o[3];
-  const dl_aint a0 = at[0], a1 = at[1], a2 = at[2], a3 = at[3];
-  const size_t l0 = len[0], l1 = len[1], l2 = len[2], l3 = len[3];
   for (dl_count r = 0; r < reps; r++) {
     char *m = dli_at(base, r * rs);
-    copy_block(pk + a0, dli_at(m, o0), l0, cls, dir);
-    if (K > 1) copy_block(pk + a1, dli_at(m, o1), l1, cls, dir);
-    if (K > 2) copy_block(pk + a2, dli_at(m, o2), l2, cls, dir);
-    if (K > 3) copy_block(pk + a3, dli_at(m, o3), l3, cls, dir);
+    for (int i = 0; i < K; i++)
+      copy_block(pk + at[i], dli_at(m, o[i]), len[i], cls, dir);
     pk += per;
   }
   return pk;

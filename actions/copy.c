@@ -229,21 +229,6 @@ INLINE char *bidx_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
 
 enum { IDX_FEW = 4 };
 
-/* reps of a pattern of K blocks, K a constant: the block loop unrolls with
-   no test per block, offsets and lengths in registers */
-INLINE char *few_reps(char *pk, char *base, dl_count reps, dl_aint rs, const dl_aint *o,
-                      const dl_aint *at, const size_t *len, size_t per, int K, int cls,
-                      int dir)
-{
-  for (dl_count r = 0; r < reps; r++) {
-    char *m = dli_at(base, r * rs);
-    for (int i = 0; i < K; i++)
-      copy_block(pk + at[i], dli_at(m, o[i]), len[i], cls, dir);
-    pk += per;
-  }
-  return pk;
-}
-
 INLINE char *idx_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
 {
   char *base = p->base;
@@ -254,8 +239,9 @@ INLINE char *idx_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
   const size_t per = (size_t)(pre[count] - pre0);
   (void)n;
   if (count <= IDX_FEW && reps > 1) {
-    /* a short pattern repeated (a C struct's members, what periodic
-       detection makes of an index list) */
+    /* a short pattern repeated (what periodic detection makes of an index
+       list): its offsets and lengths live in registers, the block loop
+       is unrolled (once, loading them costs more than it saves) */
     dl_aint o[IDX_FEW] = {0}, at[IDX_FEW] = {0};
     size_t len[IDX_FEW] = {0};
     for (dl_count i = 0; i < count; i++) {
@@ -263,12 +249,14 @@ INLINE char *idx_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
       at[i] = pre[i] - pre0;
       len[i] = (size_t)(pre[i + 1] - pre[i]);
     }
-    switch (count) {
-    case 1: return few_reps(pk, base, reps, rs, o, at, len, per, 1, cls, dir);
-    case 2: return few_reps(pk, base, reps, rs, o, at, len, per, 2, cls, dir);
-    case 3: return few_reps(pk, base, reps, rs, o, at, len, per, 3, cls, dir);
-    default: return few_reps(pk, base, reps, rs, o, at, len, per, 4, cls, dir);
+    for (dl_count r = 0; r < reps; r++) {
+      char *m = dli_at(base, r * rs);
+      for (int i = 0; i < IDX_FEW; i++)
+        if (i < count)
+          copy_block(pk + at[i], dli_at(m, o[i]), len[i], cls, dir);
+      pk += per;
     }
+    return pk;
   }
   for (dl_count r = 0; r < reps; r++) {
     char *m = dli_at(base, r * rs);

@@ -5,7 +5,6 @@
 #include <string.h>
 #include "actions.h"
 
-
 static _Thread_local __attribute__((tls_model("initial-exec"))) unsigned long whole_uses;
 
 int dl_pack_size(dl_count count, const dl_type *t, size_t *size)

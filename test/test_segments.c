@@ -31,6 +31,18 @@ static uint64_t seed;
 #define CASE_ARGS(c) (unsigned long long)seed, (long long)(c)->count, (c)->rt.desc
 #define CASE_MSG(c) CASE_FMT, CASE_ARGS(c)
 
+/* two copies of c's buffer, origins placed alike, both filled from fill */
+static void twin_bufs(const tcase *c, uint64_t fill, tbuf *a, tbuf *b)
+{
+  tbuf *both[2] = {a, b};
+  for (int i = 0; i < 2; i++) {
+    *both[i] = c->mem;
+    both[i]->mem = malloc(c->mem.len + 1);
+    both[i]->origin = both[i]->mem + (c->mem.origin - c->mem.mem);
+    tbuf_fill(both[i], fill);
+  }
+}
+
 START_TEST(random_pack_unpack)
 {
   rng r = {seed ^ 1};
@@ -57,15 +69,9 @@ START_TEST(random_pack_unpack)
     ck_assert_msg(memcmp(want, got, c.size) == 0, "pack: " CASE_MSG(&c));
     /* unpack a fresh stream into a buffer with other contents: the model
        and the library must leave identical buffers */
-    tbuf a = c.mem, b;
-    b.mem = malloc(c.mem.len + 1);
-    b.len = c.mem.len;
-    b.origin = b.mem + (c.mem.origin - c.mem.mem);
-    a.mem = malloc(c.mem.len + 1);
-    a.origin = a.mem + (c.mem.origin - c.mem.mem);
+    tbuf a, b;
     uint64_t f = rng_next(&r);
-    tbuf_fill(&a, f);
-    tbuf_fill(&b, f);
+    twin_bufs(&c, f, &a, &b);
     for (size_t i = 0; i < c.size; i++)
       want[i] = (char)rng_next(&r);
     model_unpack(c.runs, c.nruns, a.origin, want);
@@ -111,14 +117,9 @@ START_TEST(random_chunks)
                     "chunked pack pass %d: " CASE_FMT, pass, CASE_ARGS(&c));
     }
     /* unpack in shuffled chunks equals the one-shot unpack */
-    tbuf one = c.mem, two = c.mem;
-    one.mem = malloc(c.mem.len + 1);
-    two.mem = malloc(c.mem.len + 1);
-    one.origin = one.mem + (c.mem.origin - c.mem.mem);
-    two.origin = two.mem + (c.mem.origin - c.mem.mem);
+    tbuf one, two;
     uint64_t f = rng_next(&r);
-    tbuf_fill(&one, f);
-    tbuf_fill(&two, f);
+    twin_bufs(&c, f, &one, &two);
     size_t pos = 0;
     ck_assert_int_eq(dl_unpack(want, c.size, &pos, one.origin, c.count, c.rt.t), DL_OK);
     dl_segment *u;
@@ -193,14 +194,9 @@ START_TEST(whole_ranges)
     ck_assert_msg(last == z && !memcmp(want + a, got + a, z - a), "after: " CASE_MSG(&c));
     dl_segment_free(&s);
     /* unpack of the whole stream into a fresh segment */
-    tbuf one = c.mem, two = c.mem;
-    one.mem = malloc(c.mem.len);
-    two.mem = malloc(c.mem.len);
-    one.origin = one.mem + (c.mem.origin - c.mem.mem);
-    two.origin = two.mem + (c.mem.origin - c.mem.mem);
+    tbuf one, two;
     uint64_t f = rng_next(&r);
-    tbuf_fill(&one, f);
-    tbuf_fill(&two, f);
+    twin_bufs(&c, f, &one, &two);
     for (size_t i = 0; i < c.size; i++)
       want[i] = (char)rng_next(&r);
     model_unpack(c.runs, c.nruns, one.origin, want);
@@ -1335,14 +1331,9 @@ START_TEST(compiled_code_in_the_walker)
     ck_assert_msg(memcmp(want, got, c.size) == 0, "compiled chunks: " CASE_FMT,
                   CASE_ARGS(&c));
     /* unpack: the one-shot, compiled, into a copy equals the model's */
-    tbuf a = c.mem, b = c.mem;
-    a.mem = malloc(c.mem.len + 1);
-    b.mem = malloc(c.mem.len + 1);
-    a.origin = a.mem + (c.mem.origin - c.mem.mem);
-    b.origin = b.mem + (c.mem.origin - c.mem.mem);
+    tbuf a, b;
     uint64_t f = rng_next(&r);
-    tbuf_fill(&a, f);
-    tbuf_fill(&b, f);
+    twin_bufs(&c, f, &a, &b);
     model_unpack(c.runs, c.nruns, a.origin, want);
     pos = 0;
     ck_assert_int_eq(dl_unpack(want, c.size, &pos, b.origin, c.count, c.rt.t), DL_OK);

@@ -288,24 +288,12 @@ static bool atoms(btest *t)
   bench_alloc(t, n * 64);
   t->origin = t->mem;
   t->count = (dl_count)n;
-  dl_count bl[4] = {1, 3, 3, 1};
+  int bl[4] = {1, 3, 3, 1};
   dl_aint d[4] = {0, 8, 32, 56};
-  int ibl[4] = {1, 3, 3, 1};
-  MPI_Aint md[4] = {0, 8, 32, 56};
   dl_type *dt[4] = {dl_builtin(DL_INT32), dl_builtin(DL_DOUBLE), dl_builtin(DL_DOUBLE),
                     dl_builtin(DL_INT32)};
   MPI_Datatype mt[4] = {MPI_INT, MPI_DOUBLE, MPI_DOUBLE, MPI_INT};
-  dl_type *s, *r;
-  MPI_Datatype ms, mr;
-  BENCH_BUILD(t, build_dl_us,
-              (dl_type_struct(4, bl, d, dt, &s), dl_type_resized(s, 0, 64, &r),
-               dl_type_free(&s), dl_type_commit(r)));
-  BENCH_BUILD(t, build_mpi_us,
-              (MPI_Type_create_struct(4, ibl, md, mt, &ms),
-               MPI_Type_create_resized(ms, 0, 64, &mr), MPI_Type_free(&ms),
-               MPI_Type_commit(&mr)));
-  t->dt = r;
-  t->mt = mr;
+  bench_struct_types(t, 4, bl, d, dt, mt, 64);
   t->mpack = man_atoms_pack;
   t->munpack = man_atoms_unpack;
   return true;

@@ -122,6 +122,12 @@ void bench_file_drop(bench_file *bf);
    when n >= 0) match filter; none: a message naming prog */
 int bench_count_matches(const char *prog, const char *const *names, int n,
                         const char *filter);
+/* the test's dt and mt: a struct of n <= BENCH_STRUCT_MAX members (block
+   lengths, byte displacements, member types of each library) resized to
+   extent; each library's construction and commit timed */
+#define BENCH_STRUCT_MAX 8
+void bench_struct_types(btest *t, int n, const int *bl, const dl_aint *disp,
+                        dl_type *const *dt, const MPI_Datatype *mt, dl_aint extent);
 /* times construction + commit: call before and after building a type */
 #define BENCH_BUILD(t, field, stmt)                \
   do {                                             \

@@ -333,3 +333,25 @@ void bench_small_types(dl_type **d1, MPI_Datatype *m1, dl_type **d2,
   MPI_Type_vector(3, 1, 2, MPI_DOUBLE, m2);
   MPI_Type_commit(m2);
 }
+
+void bench_struct_types(btest *t, int n, const int *bl, const dl_aint *disp,
+                        dl_type *const *dt, const MPI_Datatype *mt, dl_aint extent)
+{
+  dl_count dbl[BENCH_STRUCT_MAX];
+  MPI_Aint md[BENCH_STRUCT_MAX];
+  for (int i = 0; i < n && i < BENCH_STRUCT_MAX; i++) {
+    dbl[i] = bl[i];
+    md[i] = disp[i];
+  }
+  dl_type *s, *r;
+  MPI_Datatype ms, mr;
+  BENCH_BUILD(t, build_dl_us,
+              (dl_type_struct(n, dbl, disp, dt, &s), dl_type_resized(s, 0, extent, &r),
+               dl_type_free(&s), dl_type_commit(r)));
+  BENCH_BUILD(t, build_mpi_us,
+              (MPI_Type_create_struct(n, bl, md, mt, &ms),
+               MPI_Type_create_resized(ms, 0, extent, &mr), MPI_Type_free(&ms),
+               MPI_Type_commit(&mr)));
+  t->dt = r;
+  t->mt = mr;
+}

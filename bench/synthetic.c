@@ -61,23 +61,12 @@ static bool struct_array(btest *t)
   bench_alloc(t, 65536 * 92);
   t->origin = t->mem;
   t->count = 65536;
-  dl_count bl[6] = {1, 1, 64, 1, 1, 1};
+  int bl[6] = {1, 1, 64, 1, 1, 1};
   dl_aint d[6] = {0, 4, 8, 72, 80, 88};
-  int ibl[6] = {1, 1, 64, 1, 1, 1};
-  MPI_Aint md[6] = {0, 4, 8, 72, 80, 88};
   dl_type *dt[6] = {dl_builtin(DL_INT32), dl_builtin(DL_INT32), dl_builtin(DL_CHAR),
                     dl_builtin(DL_DOUBLE), dl_builtin(DL_DOUBLE), dl_builtin(DL_FLOAT)};
   MPI_Datatype mt[6] = {MPI_INT, MPI_INT, MPI_CHAR, MPI_DOUBLE, MPI_DOUBLE, MPI_FLOAT};
-  dl_type *s, *r;
-  MPI_Datatype ms, mr;
-  BENCH_BUILD(t, build_dl_us,
-              (dl_type_struct(6, bl, d, dt, &s), dl_type_resized(s, 0, 92, &r),
-               dl_type_free(&s), dl_type_commit(r)));
-  BENCH_BUILD(t, build_mpi_us,
-              (MPI_Type_create_struct(6, ibl, md, mt, &ms),
-               MPI_Type_create_resized(ms, 0, 92, &mr), MPI_Type_free(&ms),
-               MPI_Type_commit(&mr)));
-  commit_both(t, r, mr);
+  bench_struct_types(t, 6, bl, d, dt, mt, 92);
   t->mpack = man_struct_array_pack;
   t->munpack = man_struct_array_unpack;
   return true;

@@ -114,6 +114,9 @@ DLI_HIDDEN unsigned long dli_interleave_uses(void);
 /* pieces the calling thread unpacked by the 32-byte row loop (copy.c:
    blocks of 257 bytes to 1 KiB, where the CPU has AVX2), for tests */
 DLI_HIDDEN unsigned long dli_rows_uses(void);
+/* indexed pieces of two blocks of mixed lengths up to 64 bytes, repeated,
+   that the calling thread moved by the two-block loop (copy.c), for tests */
+DLI_HIDDEN unsigned long dli_two_uses(void);
 /* A leaf of a few blocks, moved whole at count 1 without choosing a
    kernel: the one-shot call of a small type (a struct of a few members),
    where the choice costs more than the moves. Returns the bytes moved;

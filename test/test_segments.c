@@ -531,6 +531,20 @@ END_TEST
 
 /* ---- every copy class of the kernels moves exactly the block ---- */
 
+/* whether loop l has an indexed leaf of two blocks that a loop above it
+   repeats */
+static bool repeats_two(const dli_loop *l, bool repeated)
+{
+  if (l->leaf)
+    return repeated && l->kind == DLI_INDEXED && l->count == 2;
+  if (l->kind != DLI_STRUCT)
+    return repeats_two(l->child, repeated || l->count > 1);
+  for (dl_count i = 0; i < l->count; i++)
+    if (repeats_two(l->children[i], repeated || l->blocklens[i] > 1))
+      return true;
+  return false;
+}
+
 START_TEST(copy_classes)
 {
   rng r = {seed ^ 5};
@@ -595,10 +609,15 @@ START_TEST(copy_classes)
   }
   /* indexed leaves whose lengths span each class range: 2 to 4 blocks
      (the kernels' unrolled short patterns) and more, once and repeated
-     9 times (a contig over the leaf, fused into its repetitions) */
+     9 times (a contig over the leaf, fused into its repetitions). Two
+     blocks of mixed lengths to 64 bytes that fit no pair class ({4, 52}:
+     a padded C struct) take the two-block loop when repeated. */
   static const dl_count ranges[][2] = {{1, 3}, {2, 4}, {4, 8}, {8, 16}, {16, 32},
                                        {32, 64}, {33, 256}, {1, 300}, {100, 120},
-                                       {64, 4096}, {257, 1000}, {1, 4200}};
+                                       {64, 4096}, {257, 1000}, {1, 4200}, {4, 52},
+                                       {1, 64}};
+  static const bool mixed_small[] = {true, false, false, false, false, false, false,
+                                     false, false, false, false, false, true, true};
   static const int nblocks[] = {2, 3, 4, 5, N};
   for (size_t k = 0; k < sizeof(ranges) / sizeof(ranges[0]); k++)
     for (size_t q = 0; q < sizeof(nblocks) / sizeof(nblocks[0]); q++)
@@ -628,10 +647,15 @@ START_TEST(copy_classes)
             total += (size_t)bl[i];
           }
         size_t pos = 0;
+        /* (a repeated leaf of two blocks comes of more blocks too, where
+           the random lengths repeat the first two) */
+        bool two = mixed_small[k] && repeats_two(t->loop, false);
+        unsigned long two_before = dli_two_uses();
         ck_assert_int_eq(dl_pack(mem, 1, t, out, N * MAXB, &pos), DL_OK);
         ck_assert_uint_eq(pos, total);
         ck_assert_msg(memcmp(out, want, total) == 0, "indexed range %lld-%lld, %d blocks x %d",
                       (long long)ranges[k][0], (long long)ranges[k][1], nb, reps);
+        ck_assert_uint_eq(dli_two_uses() - two_before, two && !dli_bulk_for(t, DLI_JIT_PACK));
         char *back = calloc(N * MAXB * 2, 1), *ref = calloc(N * MAXB * 2, 1);
         total = 0;
         for (int rep = 0; rep < reps; rep++)
@@ -640,9 +664,12 @@ START_TEST(copy_classes)
             total += (size_t)bl[i];
           }
         pos = 0;
+        two_before = dli_two_uses();
         ck_assert_int_eq(dl_unpack(out, total, &pos, back, 1, t), DL_OK);
         ck_assert_msg(memcmp(back, ref, N * MAXB * 2) == 0, "indexed unpack %lld-%lld, %d x %d",
                       (long long)ranges[k][0], (long long)ranges[k][1], nb, reps);
+        ck_assert_uint_eq(dli_two_uses() - two_before,
+                          two && !dli_bulk_for(t, DLI_JIT_UNPACK));
         free(back);
         free(ref);
         dl_type_free(&ix);

@@ -7,9 +7,13 @@
 #include "actions.h"
 
 /* The kernels are the hot path: let the compiler vectorize them with its
-   full cost model (the library is otherwise built -O2). */
+   full cost model (the library is otherwise built -O2). Functions start
+   on a cache line and loops on 32 bytes, so that a change elsewhere in
+   the file does not move them: one more loop here once took the 2,000-float
+   gather's unpack from 0.84-1.24 of the manual loop to 0.58-0.78, and
+   0.86-0.98 with these alignments (AMD Zen 4). */
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("O3")
+#pragma GCC optimize("O3", "align-functions=64", "align-loops=32")
 #endif
 
 #define INLINE static inline __attribute__((always_inline))

@@ -339,7 +339,11 @@ void bench_struct_types(btest *t, int n, const int *bl, const dl_aint *disp,
 {
   dl_count dbl[BENCH_STRUCT_MAX];
   MPI_Aint md[BENCH_STRUCT_MAX];
-  for (int i = 0; i < n && i < BENCH_STRUCT_MAX; i++) {
+  if (n < 1 || n > BENCH_STRUCT_MAX) {
+    fprintf(stderr, "bench_struct_types: %d members (1 to %d)\n", n, BENCH_STRUCT_MAX);
+    exit(1);
+  }
+  for (int i = 0; i < n; i++) {
     dbl[i] = bl[i];
     md[i] = disp[i];
   }

@@ -540,7 +540,11 @@ int main(int argc, char **argv)
       fprintf(w, "rma_%s %.0f %.0f %.4f %.0f %.4f %.1f\t# L o G ot Gt ht (ns)\n",
               g ? "get" : "put", l->L, l->o, l->G, l->ot, l->Gt, l->ht);
     }
-    fprintf(w, "rma_pack %.2f %.4f\t# packing: ns per block, per byte\n", rma.pb, rma.pn);
+    if (smoke)   /* blocks far apart not measured: the reader's default */
+      fprintf(w, "rma_pack %.2f %.4f\t# packing: ns per block, per byte\n", rma.pb, rma.pn);
+    else
+      fprintf(w, "rma_pack %.2f %.4f %.2f\t# packing: ns per block, per byte, per block "
+              "far apart\n", rma.pb, rma.pn, rma.pf);
     fprintf(w, "nt_threshold %zu\t# 0: non-temporal stores never won\n", nt);
     fprintf(w, "list_batch %zu\n", dl_tune_get()->list_batch);
     if (!bench_file_commit("dataloop-tune", &tf, path)) {

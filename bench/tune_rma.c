@@ -5,7 +5,9 @@
  *                L + m * o + m * b * G
  *   derived      one put (get) of n = k * b bytes whose target is k blocks
  *                of b bytes, then the flush: L + ot + n * Gt + k * ht
- *   packing      dl_pack of k blocks of b bytes: k * pb + n * pn
+ *   packing      dl_pack of k blocks of b bytes: k * pb + n * pn; and of
+ *                16384 doubles spread over four times the last-level cache
+ *                (at least 64 MiB): k * (pb + pf) + n * pn
  * Rank 0 is the origin, MPICH's own calls (PMPI_) move the data, rank 1
  * waits in a barrier (where MPICH progresses its side). */
 #include <stdlib.h>
@@ -169,6 +171,24 @@ static void link_fit(const rig *g, bool get, dlp_rma_link *l, FILE *csv, bool sm
          get ? "get" : "put", l->ot, l->Gt, l->ht, r2);
 }
 
+/* median ns of dl_pack of t at src (n bytes) over g->reps runs */
+static double pack_ns(const rig *g, const void *src, const dl_type *t, char *out, size_t n)
+{
+  double v[32];
+  for (int r = 0; r < g->reps; r++) {
+    long times = 0;
+    double t0 = bench_now(), el;
+    do {
+      size_t pos = 0;
+      dl_pack(src, 1, t, out, n, &pos);
+      times++;
+    } while ((el = bench_now() - t0) < g->run_s / 4);
+    v[r] = el / (double)times * 1e9;
+  }
+  qsort(v, (size_t)g->reps, sizeof(double), bench_cmp_double);
+  return v[g->reps / 2];
+}
+
 /* dataloop's packing of k blocks of b bytes (rank 0) */
 static void pack_fit(const rig *g, dlp_rma_model *md, FILE *csv, bool smoke)
 {
@@ -183,20 +203,9 @@ static void pack_fit(const rig *g, dlp_rma_model *md, FILE *csv, bool smoke)
       dl_type *t;
       dl_type_hvector((dl_count)k, (dl_count)b, (dl_aint)(2 * b), dl_builtin(DL_BYTE), &t);
       dl_type_commit(t);
-      double v[32];
-      for (int r = 0; r < g->reps; r++) {
-        long times = 0;
-        double t0 = bench_now(), el;
-        do {
-          size_t pos = 0;
-          dl_pack(g->src, 1, t, out, k * b, &pos);
-          times++;
-        } while ((el = bench_now() - t0) < g->run_s / 4);
-        v[r] = el / (double)times * 1e9;
-      }
+      double y = pack_ns(g, g->src, t, out, k * b);
       dl_type_free(&t);
-      qsort(v, (size_t)g->reps, sizeof(double), bench_cmp_double);
-      p[n] = (pt){{1, (double)k, (double)(k * b)}, v[g->reps / 2], b, k};
+      p[n] = (pt){{1, (double)k, (double)(k * b)}, y, b, k};
       n++;
     }
   free(out);
@@ -208,6 +217,34 @@ static void pack_fit(const rig *g, dlp_rma_model *md, FILE *csv, bool smoke)
     fprintf(csv, "pack,copy,%zu,%zu,%.0f,%.0f\n", p[i].b, p[i].k, p[i].y,
             c[0] + c[1] * p[i].x[1] + c[2] * p[i].x[2]);
   printf("  packing: %.2f ns/block, %.4f ns/B (R^2 %.3f)\n", md->pb, md->pn, r2);
+}
+
+/* what a block costs more where the blocks lie far apart, each a miss
+   (rank 0; smoke runs keep the default) */
+static void far_fit(const rig *g, dlp_rma_model *md, FILE *csv)
+{
+  const size_t k = 16384, b = 8;
+  size_t l3 = dl_tune_get()->l3, span = 4 * (l3 ? l3 : (size_t)32 << 20);
+  span = span < ((size_t)64 << 20) ? (size_t)64 << 20 : span;
+  size_t stride = span / k / 64 * 64;
+  char *mem = malloc(span), *out = malloc(k * b);
+  dl_type *t = NULL;
+  if (!mem || !out ||
+      dl_type_hvector((dl_count)k, (dl_count)b, (dl_aint)stride, dl_builtin(DL_BYTE), &t) ||
+      dl_type_commit(t)) {
+    fprintf(stderr, "dataloop-tune: no memory for the far-apart layout; pf kept\n");
+  } else {
+    memset(mem, 1, span);
+    double y = pack_ns(g, mem, t, out, k * b), near = md->pb * (double)k + md->pn * (double)(k * b);
+    md->pf = y > near ? (y - near) / (double)k : 0;
+    fprintf(csv, "pack,far,%zu,%zu,%.0f,%.0f\n", b, k, y, near + md->pf * (double)k);
+    printf("  packing blocks far apart (%zu of %zu bytes, %zu bytes apart): %.2f ns/block "
+           "more\n", k, b, stride, md->pf);
+  }
+  if (t)
+    dl_type_free(&t);
+  free(mem);
+  free(out);
 }
 
 void tune_rma(dlp_rma_model *md, FILE *csv, int reps, double run_s, bool smoke)
@@ -228,6 +265,8 @@ void tune_rma(dlp_rma_model *md, FILE *csv, int reps, double run_s, bool smoke)
     link_fit(&g, true, &md->get, csv, smoke);
     PMPI_Win_unlock_all(g.win);
     pack_fit(&g, md, csv, smoke);
+    if (!smoke)
+      far_fit(&g, md, csv);
   }
   MPI_Barrier(MPI_COMM_WORLD);
   PMPI_Win_free(&g.win);

@@ -46,7 +46,8 @@ if [ -f "$pre" ]; then
     MPI_Win_allocate_shared MPI_Win_allocate_shared_c MPI_Win_create_dynamic
     MPI_Win_fence MPI_Win_complete MPI_Win_unlock MPI_Win_unlock_all MPI_Win_flush
     MPI_Win_flush_all MPI_Win_flush_local MPI_Win_flush_local_all MPI_Win_free
-    MPI_Win_start MPI_Win_post MPI_Win_lock MPI_Win_lock_all"
+    MPI_Win_start MPI_Win_post MPI_Win_lock MPI_Win_lock_all MPI_Win_get_attr
+    MPI_Win_shared_query"
   want=$(for f in $intercepted dl_preload_active dl_preload_counts dl_preload_routes \
     dl_preload_route_name dl_preload_rma_routes; do echo "$f"; done | sort)
   have=$(defined "$pre" | sort)

@@ -8,8 +8,12 @@
 # tuning file whose model sends them from the user's memory, block against
 # block: "lockstep"; and with DL_RMA_LAND=always, puts of fence epochs
 # landed at the target, "landed", which no forced route takes, also in
-# landings of 1000 bytes that split target blocks and elements). Each
-# preloaded run
+# landings of 1000 bytes that split target blocks and elements). Puts
+# and gets into windows of MPI_Win_allocate and MPI_Win_allocate_shared,
+# whose memory every process maps, are copied there, "mapped" (the
+# automatic choice, and DL_RMA_MAP=always with a route forced; never
+# under DL_RMA_MAP=never, where MPI_Win_allocate stays MPICH's, nor where
+# a route or landing is forced). Each preloaded run
 # says which routes must have carried one-sided operations that each rank
 # issued (DL_EXPECT_RMA_ROUTES) and which must not (DL_FORBID_RMA_ROUTES;
 # blocks that the target's unit cannot address are packed, so the blocks
@@ -33,21 +37,27 @@ run() {
 }
 pre="-genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD $lib"
 run -genv DL_EXPECT_PRELOAD 0
-run $pre -genv DL_EXPECT_RMA_ROUTES direct
+run $pre -genv DL_EXPECT_RMA_ROUTES direct,mapped
+run $pre -genv DL_RMA_MAP never -genv DL_EXPECT_RMA_ROUTES direct \
+    -genv DL_FORBID_RMA_ROUTES mapped
+run $pre -genv DL_RMA_MAP always -genv DL_STRATEGY pack \
+    -genv DL_EXPECT_RMA_ROUTES direct,pack,mapped
 # puts in fence epochs land at the target, whatever the model says
-run $pre -genv DL_RMA_LAND always -genv DL_EXPECT_RMA_ROUTES direct,landed
+run $pre -genv DL_RMA_LAND always -genv DL_EXPECT_RMA_ROUTES direct,landed \
+    -genv DL_FORBID_RMA_ROUTES mapped
 run $pre -genv DL_RMA_LAND always -genv DL_RMA_LAND_CHUNK 1000 \
     -genv DL_EXPECT_RMA_ROUTES direct,landed
 run $pre -genv DL_STRATEGY pack -genv DL_EXPECT_RMA_ROUTES direct,pack \
-    -genv DL_FORBID_RMA_ROUTES blocks,mpich,pipeline,landed
+    -genv DL_FORBID_RMA_ROUTES blocks,mpich,pipeline,landed,mapped
 run $pre -genv DL_STRATEGY blocks -genv DL_EXPECT_RMA_ROUTES direct,blocks \
-    -genv DL_FORBID_RMA_ROUTES mpich,pipeline,landed
+    -genv DL_FORBID_RMA_ROUTES mpich,pipeline,landed,mapped
 run $pre -genv DL_STRATEGY mpich -genv DL_EXPECT_RMA_ROUTES direct,mpich \
-    -genv DL_FORBID_RMA_ROUTES pack,blocks,pipeline,landed
+    -genv DL_FORBID_RMA_ROUTES pack,blocks,pipeline,landed,mapped
 run $pre -genv DL_STRATEGY pipe -genv DL_EXPECT_RMA_ROUTES direct,pipeline \
-    -genv DL_FORBID_RMA_ROUTES pack,blocks,mpich,landed
+    -genv DL_FORBID_RMA_ROUTES pack,blocks,mpich,landed,mapped
 run $pre -genv DL_STRATEGY pipe -genv DL_PIPELINE_CHUNK 1000 \
-    -genv DL_EXPECT_RMA_ROUTES direct,pipeline -genv DL_FORBID_RMA_ROUTES pack,blocks,mpich,landed
+    -genv DL_EXPECT_RMA_ROUTES direct,pipeline \
+    -genv DL_FORBID_RMA_ROUTES pack,blocks,mpich,landed,mapped
 # a model under which blocks go from the user's memory, block against
 # block (packing dear, operations cheap): forced and chosen
 conf=$(mktemp /tmp/dl-rma-tune-XXXXXX)
@@ -55,8 +65,13 @@ printf 'rma_put 0 1 0 0 0 0\nrma_get 0 1 0 0 0 0\nrma_pack 1000 1\n' > "$conf"
 run $pre -genv DL_TUNE_FILE "$conf" -genv DL_STRATEGY blocks \
     -genv DL_EXPECT_RMA_ROUTES direct,blocks,lockstep -genv DL_FORBID_RMA_ROUTES mpich,pipeline,landed
 # a model under which puts land (MPICH's target engine dear, packing
-# free): chosen
+# free): chosen, on windows of every kind when none is mapped
 printf 'rma_put 0 1000 0 1000 0 1000\nrma_get 0 1000 0 1000 0 1000\nrma_pack 0 0\n' > "$conf"
-run $pre -genv DL_TUNE_FILE "$conf" -genv DL_EXPECT_RMA_ROUTES direct,landed
+run $pre -genv DL_TUNE_FILE "$conf" -genv DL_RMA_MAP never -genv DL_EXPECT_RMA_ROUTES direct,landed
+# a model under which landing beats the copy into mapped memory (every
+# block a costly miss, moving free): puts and gets of fence epochs into
+# mapped windows land, the others are copied
+printf 'rma_put 0 0 0 0 0 0\nrma_get 0 0 0 0 0 0\nrma_pack 1000 0 1000\n' > "$conf"
+run $pre -genv DL_TUNE_FILE "$conf" -genv DL_EXPECT_RMA_ROUTES direct,landed,mapped
 rm -f "$conf"
 echo "ok"

@@ -34,8 +34,9 @@
  *                              (dl_preload_rma_routes; "lockstep": the
  *                              blocks route's operations from the user's
  *                              memory, and "landed": puts unpacked by
- *                              the target's fence, the two counts past
- *                              the routes')
+ *                              the target's fence, and "mapped": puts
+ *                              and gets copied into mapped memory, the
+ *                              three counts past the routes')
  *   DL_FORBID_RMA_ROUTES=a,b   fail if any of them carried one
  *   DL_TEST_SEED               the random seed (rank 0's is used)
  *   DL_TEST_SCALE              scales the number of random cases (1)
@@ -1091,6 +1092,66 @@ static void record(MPI_Win *win, int *code, ...)
   handler_class = cls(*code);
 }
 
+/* What a window of MPI_Win_allocate answers, as MPICH's own do (the
+   interposer makes one on a single node by MPI_Win_allocate_shared, to map
+   it): its flavor, MPI_Win_shared_query refused (MPI_ERR_RMA_FLAVOR). A
+   window of MPI_Win_allocate_shared answers both. A put of a derived type
+   outside any epoch fails as MPICH's does (MPI_ERR_RMA_SYNC), its target
+   untouched; in an epoch it moves the data. */
+static void allocate_answers(void)
+{
+  for (int shared = 0; shared < 2; shared++) {
+    const char *how = shared ? "MPI_Win_allocate_shared" : "MPI_Win_allocate";
+    double *mem;
+    MPI_Win win;
+    OK(shared ? MPI_Win_allocate_shared(64 * sizeof(double), sizeof(double),
+                                        MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win)
+              : MPI_Win_allocate(64 * sizeof(double), sizeof(double), MPI_INFO_NULL,
+                                 MPI_COMM_WORLD, &mem, &win));
+    MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    int *flavor = NULL, flag = 0;
+    OK(MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag));
+    CHECK(flag && flavor && *flavor == (shared ? MPI_WIN_FLAVOR_SHARED
+                                               : MPI_WIN_FLAVOR_ALLOCATE),
+          "%s: MPI_WIN_CREATE_FLAVOR is %d", how, flag && flavor ? *flavor : -1);
+    MPI_Aint size = -1;
+    int unit = -1;
+    double *at = NULL;
+    int rc = MPI_Win_shared_query(win, (rank + 1) % nranks, &size, &unit, &at);
+    if (shared)
+      CHECK(rc == MPI_SUCCESS && size == 64 * (MPI_Aint)sizeof(double) && at,
+            "%s: MPI_Win_shared_query gave %d, size %ld", how, cls(rc), (long)size);
+    else
+      CHECK(cls(rc) == MPI_ERR_RMA_FLAVOR, "%s: MPI_Win_shared_query gave class %d",
+            how, cls(rc));
+    for (int i = 0; i < 64; i++)
+      mem[i] = -1;
+    double src[64];
+    for (int i = 0; i < 64; i++)
+      src[i] = rank * 100 + i;
+    MPI_Datatype every_other;
+    MPI_Type_vector(32, 1, 2, MPI_DOUBLE, &every_other);
+    MPI_Type_commit(&every_other);
+    int to = (rank + 1) % nranks, from = (rank + nranks - 1) % nranks;
+    MPI_Barrier(MPI_COMM_WORLD);
+    rc = MPI_Put(src, 32, MPI_DOUBLE, to, 0, 1, every_other, win);
+    CHECK(cls(rc) == MPI_ERR_RMA_SYNC, "%s: a put outside an epoch gave class %d", how,
+          cls(rc));
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < 64; i++)
+      CHECK(mem[i] == -1, "%s: a failed put wrote element %d", how, i);
+    OK(MPI_Win_fence(0, win));
+    OK(MPI_Put(src, 32, MPI_DOUBLE, to, 0, 1, every_other, win));
+    OK(MPI_Win_fence(0, win));
+    for (int i = 0; i < 64; i++)
+      CHECK(mem[i] == (i % 2 ? -1 : from * 100 + i / 2), "%s: element %d is %g", how, i,
+            mem[i]);
+    OK(MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
+    MPI_Type_free(&every_other);
+    OK(MPI_Win_free(&win));
+  }
+}
+
 /* A get after many get-accumulates to the same target, completed by
    MPI_Win_flush_all or MPI_Win_flush_local_all: its data is there when
    the call returns. Plain MPICH 4.0.2 often returns before (checked only
@@ -1342,13 +1403,17 @@ static void check_routes(void)
     snprintf(words, sizeof(words), "%s", list);
     for (char *save = NULL, *word = strtok_r(words, ",", &save); word;
          word = strtok_r(NULL, ",", &save)) {
-      int r = 0;
+      int r = 0, nroutes = 0;
+      while (named(nroutes))
+        nroutes++;
       while (named(r) && strcmp(named(r), word))
         r++;
       if (!strcmp(word, "lockstep"))   /* the counts past the routes' */
-        r = n - 2;
+        r = nroutes;
       else if (!strcmp(word, "landed"))
-        r = n - 1;
+        r = nroutes + 1;
+      else if (!strcmp(word, "mapped"))
+        r = nroutes + 2;
       else if (!named(r))
         r = n;
       if (r < 0 || r >= n || r >= 32) {
@@ -1385,6 +1450,7 @@ int main(int argc, char **argv)
   int index = fixed_cases(&r, 0);
   int n = test_scaled(200);
   random_cases(&r, index, n);
+  allocate_answers();
   get_after_many();
   gets_after_accumulates();
   range_errors();

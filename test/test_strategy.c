@@ -579,9 +579,39 @@ START_TEST(rma_model_routes)
   ck_assert_uint_eq(chunk, MIB);
   /* printed, read back */
   tuning("rma_put 2000 1000 0.1 10000 0.2 20\nrma_pack 2 0.1\n");
+  ck_assert(dlp_th()->rma.pf == 8);      /* two numbers: the default */
   reread_printed();
   ck_assert(dlp_th()->rma.put.ht == 20 && dlp_th()->rma.pb == 2);
   ck_assert_int_eq(rma_route(false, MIB, 16, 1, true, &chunk), B);
+  tuning("rma_put 2000 1000 0.1 10000 0.2 20\nrma_pack 2 0.1 30\n");
+  reread_printed();
+  ck_assert(dlp_th()->rma.pf == 30);
+  /* copied into mapped memory: 131072 doubles far apart on both sides,
+     2 x (131072 x (2 + 30) + 0.1 x 1 MiB) ns; landed, the shorter pass
+     (4.3 ms) is saved for a move of 2 + 1 us + (0.1 + 0.1) x 1 MiB */
+  dlp_rma_shape yz = {.n = MIB, .k = 131072, .k_origin = 131072, .esize = 8,
+                      .far = true, .far_origin = true};
+  double map = dlp_rma_map_cost(&yz);
+  want = 2 * (131072 * 32.0 + 104857.6);
+  ck_assert(map > want - 1 && map < want + 1);
+  ck_assert(dlp_rma_land_beats_map(&yz));
+  /* 16 blocks of 64 KiB: a pass is 105 us, the move 213 us: copied */
+  dlp_rma_shape xz = {.n = MIB, .k = 16, .k_origin = 16, .esize = 8,
+                      .far = true, .far_origin = true};
+  ck_assert(!dlp_rma_land_beats_map(&xz));
+  /* a dense origin: the copy here is one pass, nothing to split */
+  dlp_rma_shape scatter = {.n = MIB, .k = 131072, .k_origin = 1, .esize = 8,
+                           .origin_dense = true, .far = true};
+  ck_assert(!dlp_rma_land_beats_map(&scatter));
+  want = 131072 * 32.0 + 104857.6;
+  map = dlp_rma_map_cost(&scatter);
+  ck_assert(map > want - 1 && map < want + 1);
+  /* the same blocks not far apart: a pass is 367 us, against the move's
+     213 us: still landed; with a move of 1 ms (L), copied */
+  yz.far = yz.far_origin = false;
+  ck_assert(dlp_rma_land_beats_map(&yz));
+  tuning("rma_put 1000000 1000 0.1 10000 0.2 20\nrma_pack 2 0.1 30\n");
+  ck_assert(!dlp_rma_land_beats_map(&yz));
 }
 END_TEST
 

@@ -28,6 +28,7 @@ static void load(void)
   static const char *const lands[] = {"never", "auto", "always", NULL};
   cfg.land = dli_env_choice("DL_RMA_LAND", lands, 1) - 1;
   cfg.land_chunk = (size_t)dli_env_int("DL_RMA_LAND_CHUNK", 0, 0, 1 << 30);
+  cfg.map = dli_env_choice("DL_RMA_MAP", lands, 1) - 1;
   chunk = dlp_th()->chunk;
   if (cfg.trace)
     dlp_trace("active: %s mode, chunk %zu bytes, ring %d, route %s%s, %d route "
@@ -80,6 +81,12 @@ void dlp_configure_land(int land)
 {
   pthread_once(&once, load);
   cfg.land = land;
+}
+
+void dlp_configure_map(int map)
+{
+  pthread_once(&once, load);
+  cfg.map = map;
 }
 
 void dlp_configure_adapt(bool adapt)

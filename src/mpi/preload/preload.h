@@ -47,6 +47,10 @@ typedef struct dlp_config {
   int land;          /* DL_RMA_LAND: puts in fence epochs land at the
                         target: 1 always, 0 where the model says, -1 never */
   size_t land_chunk; /* DL_RMA_LAND_CHUNK: stream bytes per landing (0: the model's) */
+  int map;           /* DL_RMA_MAP: puts and gets copied into target memory
+                        mapped here (rma.c): 1 always, 0 unless a route
+                        is forced or landing is, -1 never (and MPI_Win_allocate
+                        stays MPICH's) */
 } dlp_config;
 DLI_HIDDEN const dlp_config *dlp_cfg(void);
 /* the benchmark's and tests' switches, at a point where no message is in
@@ -58,6 +62,9 @@ DLI_HIDDEN void dlp_configure_adapt(bool adapt);
 /* DL_RMA_LAND's setting for operations issued from now on (windows made
    under "never" never land) */
 DLI_HIDDEN void dlp_configure_land(int land);
+/* DL_RMA_MAP's setting for operations issued from now on (windows made
+   under "never" are never mapped) */
+DLI_HIDDEN void dlp_configure_map(int map);
 /* the pipeline chunk in use */
 DLI_HIDDEN size_t dlp_chunk(void);
 DLI_HIDDEN void dlp_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -187,6 +194,8 @@ typedef struct dlp_rma_link {
 typedef struct dlp_rma_model {
   dlp_rma_link put, get;   /* accumulates cost as puts */
   double pb, pn;           /* packing: per block, per byte */
+  double pf;               /* and per block more where a layout's blocks lie
+                              far apart (dlp_rma_shape) */
   const char *from;        /* "default" or "file" */
 } dlp_rma_model;
 typedef struct dlp_thresholds {
@@ -222,6 +231,9 @@ typedef struct dlp_rma_shape {
   size_t n, k, k_origin, esize;
   bool origin_dense;
   bool lockstep_ok;      /* blocks may go from the user's memory */
+  bool far, far_origin;  /* the target's (origin's) blocks lie far apart: a
+                            cache line or more each, over more memory than
+                            the last-level cache (each costs a miss) */
 } dlp_rma_shape;
 /* the route of least predicted time among pack, blocks, pipeline and
    mpich; t: each route's prediction (ns; DIRECT infinite); *chunk: the
@@ -233,17 +245,30 @@ DLI_HIDDEN int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_
    stream bytes (DL_RMA_LAND_CHUNK, else the model's best; chunk may be
    NULL) */
 DLI_HIDDEN double dlp_rma_land_cost(const dlp_rma_shape *s, size_t *chunk);
+/* the time of a put or get copied into mapped memory (rma.c): the
+   origin's packing and the target's unpacking, nothing moved */
+DLI_HIDDEN double dlp_rma_map_cost(const dlp_rma_shape *s);
+/* whether a put or get into mapped memory is faster landed: the landing
+   splits the copy's two passes between the two processes, so it saves the
+   shorter one at best, and it pays a move of the stream (L, o, G) and a
+   pass more over it (pn per byte: the stream lies in memory twice, in the
+   landing and the receive buffer, where the copy here keeps it in a
+   cache-sized buffer) */
+DLI_HIDDEN bool dlp_rma_land_beats_map(const dlp_rma_shape *s);
 /* what the model predicts for an MPI_Put (get: MPI_Get) of (buf, count,
    dt) onto (tcount, ttype) at disp of rank's window (rma.c): each route's
-   time in t (ns), a landed one's at t[DLP_RMA_LANDED], and the least's
+   time in t (ns), a landed one's at t[DLP_RMA_LANDED], a copy into mapped
+   memory's at t[DLP_RMA_MAPPED] (taken wherever the target is mapped,
+   whatever the others), and the least's
    route among the routes; -1 where the interposer
    would hand the operation to MPICH whole (predefined or dense data, no
    description of the window) */
 #define DLP_RMA_LANDED DLP_NROUTES
+#define DLP_RMA_MAPPED (DLP_NROUTES + 1)
 DLI_HIDDEN int dlp_rma_predict(bool get, const void *buf, MPI_Count count, MPI_Datatype dt,
                                int rank, MPI_Aint disp, MPI_Count tcount,
                                MPI_Datatype ttype, MPI_Win win,
-                               double t[DLP_NROUTES + 1]);
+                               double t[DLP_NROUTES + 2]);
 /* prints them as tuning file lines */
 DLI_HIDDEN void dlp_thresholds_print(FILE *f);
 
@@ -413,6 +438,9 @@ DLI_HIDDEN void dlp_win_touch(dlp_win *w, int rank);
    into (when not NULL) gets stage's first into->bytes bytes unpacked, then
    stage is freed (dlp_stage_put) */
 DLI_HIDDEN int dlp_win_defer(dlp_win *w, int rank, void *stage, const dlp_data *into);
+/* rank's window memory as mapped in this process (a shared-memory window),
+   or NULL */
+DLI_HIDDEN char *dlp_win_mapped(const dlp_win *w, int rank);
 /* its landing state, or NULL (puts do not land on it) */
 typedef struct dlp_landing dlp_landing;
 DLI_HIDDEN dlp_landing *dlp_win_landing(const dlp_win *w);

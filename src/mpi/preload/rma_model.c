@@ -2,7 +2,8 @@
  * the paper's latency L, overhead per operation o and cost per byte G for
  * contiguous operations; the same for one operation whose target is a
  * derived type (ot, Gt, and ht per target block, which MPICH's engine
- * walks); and the copy cost of packing (per block, per byte). dataloop-tune
+ * walks); and the copy cost of packing (per block, per byte, and per block
+ * more where the blocks lie far apart). dataloop-tune
  * fits them on this machine; the times are in nanoseconds. */
 #include <math.h>
 #include "preload.h"
@@ -20,13 +21,19 @@ static double best_split(double a, double b)
   return a / (m + 1) + b * (m + 1) < a / m + b * m ? m + 1 : m;
 }
 
+/* dataloop's copy of n bytes in k blocks, far apart or not */
+static double copy_cost(const dlp_rma_model *md, double n, double k, bool far)
+{
+  return (md->pb + (far ? md->pf : 0)) * k + md->pn * n;
+}
+
 /* the time of route r for shape s (ns); in *m the pipeline's best chunk
    count, or 0 where blocks go from the user's memory */
 static double cost(const dlp_rma_link *l, const dlp_rma_model *md, const dlp_rma_shape *s,
                    int r, double *m)
 {
   double n = (double)s->n, k = (double)s->k, ko = (double)s->k_origin;
-  double copy = s->origin_dense ? 0 : md->pb * ko + md->pn * n;
+  double copy = s->origin_dense ? 0 : copy_cost(md, n, ko, s->far_origin);
   double derived = l->ot + l->Gt * n + l->ht * k;
   switch (r) {
   case DLP_R_BLOCKS: {
@@ -77,8 +84,10 @@ double dlp_rma_land_cost(const dlp_rma_shape *s, size_t *chunk)
 {
   const dlp_rma_model *md = &dlp_th()->rma;
   const dlp_rma_link *l = s->get ? &md->get : &md->put;
-  double n = (double)s->n, k = (double)s->k, ko = s->origin_dense ? 0 : (double)s->k_origin;
-  double pack = md->pb * ko + md->pn * n, unpack = md->pb * k + md->pn * n;
+  double n = (double)s->n, k = (double)s->k, ko = (double)s->k_origin;
+  /* a landing copies a dense operand too */
+  double pack = s->origin_dense ? md->pn * n : copy_cost(md, n, ko, s->far_origin);
+  double unpack = copy_cost(md, n, k, s->far);
   double L0 = (s->get ? 2 : 1) * l->L;
   size_t forced = dlp_cfg()->land_chunk, c;
   if (forced) {
@@ -100,6 +109,26 @@ double dlp_rma_land_cost(const dlp_rma_shape *s, size_t *chunk)
     *chunk = c;
   double m = (double)((s->n + c - 1) / c);
   return land_time(l, L0, pack, unpack, n, m < 1 ? 1 : m);
+}
+
+double dlp_rma_map_cost(const dlp_rma_shape *s)
+{
+  const dlp_rma_model *md = &dlp_th()->rma;
+  double n = (double)s->n;
+  double pack = s->origin_dense ? 0 : copy_cost(md, n, (double)s->k_origin, s->far_origin);
+  double unpack = s->k <= 1 ? 0 : copy_cost(md, n, (double)s->k, s->far);
+  return pack + unpack;
+}
+
+bool dlp_rma_land_beats_map(const dlp_rma_shape *s)
+{
+  const dlp_rma_model *md = &dlp_th()->rma;
+  const dlp_rma_link *l = s->get ? &md->get : &md->put;
+  double n = (double)s->n;
+  double pack = s->origin_dense ? 0 : copy_cost(md, n, (double)s->k_origin, s->far_origin);
+  double unpack = s->k <= 1 ? 0 : copy_cost(md, n, (double)s->k, s->far);
+  double saved = pack < unpack ? pack : unpack;
+  return saved > l->L + l->o + (l->G + md->pn) * n;
 }
 
 int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_t *chunk,

@@ -2,7 +2,8 @@
  * rank's size and displacement unit (MPI keeps them inside; the routes that
  * split an operation address the target in bytes), and the work left for
  * the synchronization that completes an operation: staging buffers to free
- * and gets to unpack (doc/rma.md).
+ * and gets to unpack; where every rank's memory is mapped here (a
+ * shared-memory window), each rank's address (rma.c; doc/rma.md).
  *
  * The facts are gathered once, collectively, when the window is made (an
  * allreduce and an allgather on its communicator, and its landing state:
@@ -30,6 +31,8 @@ struct dlp_win {
   struct dlp_win_rank {
     MPI_Aint size, unit;
   } *at;
+  char **mapped;             /* per rank: its memory here, or NULL */
+  bool as_allocate;          /* MPI_Win_allocate's, made shared (allocate) */
   _Atomic unsigned char *touched;   /* per rank: addressed in this epoch */
   _Atomic bool started;      /* an access epoch of MPI_Win_start is open */
   deferred *pending;
@@ -58,6 +61,7 @@ static void release(dlp_win *w)
   dlp_landing_free(w->land);
   pthread_mutex_destroy(&w->lock);
   free(w->at);
+  free(w->mapped);
   free((void *)w->touched);
   free(w);
 }
@@ -85,13 +89,28 @@ dlp_win *dlp_win_of(MPI_Win win)
   return val;
 }
 
+/* every rank's memory as mapped here, from a shared window; a rank whose
+   address MPICH does not give stays unmapped */
+static void map_ranks(dlp_win *w, MPI_Win win)
+{
+  w->mapped = calloc((size_t)w->nranks, sizeof(*w->mapped));
+  for (int r = 0; w->mapped && r < w->nranks; r++) {
+    MPI_Aint size = 0;
+    int unit = 0;
+    void *at = NULL;
+    if (PMPI_Win_shared_query(win, r, &size, &unit, &at) == MPI_SUCCESS)
+      w->mapped[r] = at;
+  }
+}
+
 /* after MPICH made win over comm: every rank's size and unit (a dynamic
    window addresses bytes absolutely and needs none), and whether puts may
-   land (every rank must agree: its fences exchange counts). A window the
-   interposer could not describe on some rank is MPICH's alone: no error,
-   its operations take MPICH's route */
+   land (every rank must agree: its fences exchange counts); shared: every
+   rank's memory is mapped here. A window the interposer could not describe
+   on some rank is MPICH's alone: no error, its operations take MPICH's
+   route */
 static int describe(MPI_Win win, MPI_Comm comm, void *base, MPI_Aint size, MPI_Aint unit,
-                    bool dynamic)
+                    bool dynamic, bool shared)
 {
   pthread_once(&key_once, make_key);
   int n = 0, rc = PMPI_Comm_size(comm, &n);
@@ -121,6 +140,8 @@ static int describe(MPI_Win win, MPI_Comm comm, void *base, MPI_Aint size, MPI_A
   }
   w->nranks = n;
   w->dynamic = dynamic;
+  if (shared)
+    map_ranks(w, win);
   pthread_mutex_init(&w->lock, NULL);
   rc = PMPI_Win_set_attr(win, keyval, w);
   if (rc != MPI_SUCCESS)
@@ -146,6 +167,11 @@ void dlp_win_touch(dlp_win *w, int rank)
 {
   if (w && rank >= 0 && rank < w->nranks)
     atomic_store_explicit(&w->touched[rank], 1, memory_order_relaxed);
+}
+
+char *dlp_win_mapped(const dlp_win *w, int rank)
+{
+  return w && w->mapped && rank >= 0 && rank < w->nranks ? w->mapped[rank] : NULL;
 }
 
 dlp_landing *dlp_win_landing(const dlp_win *w)
@@ -203,9 +229,9 @@ static void complete(MPI_Win win, int rank)
 /* ---- window creation ---- */
 
 static int made(int rc, MPI_Win *win, MPI_Comm comm, void *base, MPI_Aint size,
-                MPI_Aint unit, bool dynamic)
+                MPI_Aint unit, bool dynamic, bool shared)
 {
-  return rc == MPI_SUCCESS ? describe(*win, comm, base, size, unit, dynamic) : rc;
+  return rc == MPI_SUCCESS ? describe(*win, comm, base, size, unit, dynamic, shared) : rc;
 }
 
 /* the memory MPI_Win_allocate* returned */
@@ -218,47 +244,120 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                    MPI_Comm comm, MPI_Win *win)
 {
   return made(PMPI_Win_create(base, size, disp_unit, info, comm, win), win, comm, base,
-              size, disp_unit, false);
+              size, disp_unit, false, false);
 }
 
 int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                      MPI_Comm comm, MPI_Win *win)
 {
   return made(PMPI_Win_create_c(base, size, disp_unit, info, comm, win), win, comm,
-              base, size, disp_unit, false);
+              base, size, disp_unit, false, false);
+}
+
+/* whether every rank of comm (an intracommunicator) shares one node, valid
+   arguments and DL_RMA_MAP other than never: decided together, as the
+   window is made together */
+static bool one_node(MPI_Aint size, MPI_Aint unit, MPI_Comm comm)
+{
+  int inter = 1, n = 0, m = 0;
+  MPI_Comm node = MPI_COMM_NULL;
+  if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
+      PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
+          MPI_SUCCESS)
+    return false;
+  PMPI_Comm_size(comm, &n);
+  PMPI_Comm_size(node, &m);
+  PMPI_Comm_free(&node);
+  int mine = m == n && size >= 0 && unit > 0 && dlp_cfg()->map >= 0, all = 0;
+  return PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm) == MPI_SUCCESS && all;
+}
+
+/* MPICH maps the memory of an MPI_Win_allocate window into every process
+   of its node (its shared-memory one-sided operations) but gives nobody
+   the addresses: within one node the window is made by
+   MPI_Win_allocate_shared instead (each rank's memory on its own pages),
+   and answers as MPI_Win_allocate's (MPI_Win_get_attr, MPI_Win_shared_query
+   below) */
+static int allocate(MPI_Aint size, MPI_Aint unit, MPI_Info info, MPI_Comm comm,
+                    void *baseptr, MPI_Win *win)
+{
+  MPI_Info with = MPI_INFO_NULL;
+  int rc = info == MPI_INFO_NULL ? PMPI_Info_create(&with) : PMPI_Info_dup(info, &with);
+  if (rc == MPI_SUCCESS)
+    rc = PMPI_Info_set(with, "alloc_shared_noncontig", "true");
+  if (rc == MPI_SUCCESS)
+    rc = PMPI_Win_allocate_shared_c(size, unit, with, comm, baseptr, win);
+  if (with != MPI_INFO_NULL)
+    PMPI_Info_free(&with);
+  rc = made(rc, win, comm, allocated(rc, baseptr), size, unit, false, true);
+  dlp_win *w = rc == MPI_SUCCESS ? dlp_win_of(*win) : NULL;
+  if (w)
+    w->as_allocate = true;
+  return rc;
 }
 
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                      void *baseptr, MPI_Win *win)
 {
+  if (one_node(size, disp_unit, comm))
+    return allocate(size, disp_unit, info, comm, baseptr, win);
   int rc = PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
-  return made(rc, win, comm, allocated(rc, baseptr), size, disp_unit, false);
+  return made(rc, win, comm, allocated(rc, baseptr), size, disp_unit, false, false);
 }
 
 int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
                        void *baseptr, MPI_Win *win)
 {
+  if (one_node(size, disp_unit, comm))
+    return allocate(size, disp_unit, info, comm, baseptr, win);
   int rc = PMPI_Win_allocate_c(size, disp_unit, info, comm, baseptr, win);
-  return made(rc, win, comm, allocated(rc, baseptr), size, disp_unit, false);
+  return made(rc, win, comm, allocated(rc, baseptr), size, disp_unit, false, false);
 }
 
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                             void *baseptr, MPI_Win *win)
 {
   int rc = PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win);
-  return made(rc, win, comm, allocated(rc, baseptr), size, disp_unit, false);
+  return made(rc, win, comm, allocated(rc, baseptr), size, disp_unit, false, true);
 }
 
 int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                               MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
   int rc = PMPI_Win_allocate_shared_c(size, disp_unit, info, comm, baseptr, win);
-  return made(rc, win, comm, allocated(rc, baseptr), size, disp_unit, false);
+  return made(rc, win, comm, allocated(rc, baseptr), size, disp_unit, false, true);
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-  return made(PMPI_Win_create_dynamic(info, comm, win), win, comm, NULL, 0, 1, true);
+  return made(PMPI_Win_create_dynamic(info, comm, win), win, comm, NULL, 0, 1, true,
+              false);
+}
+
+/* ---- what a window made shared for MPI_Win_allocate answers ---- */
+
+static const int allocate_flavor = MPI_WIN_FLAVOR_ALLOCATE;
+
+int MPI_Win_get_attr(MPI_Win win, int keyval, void *value, int *flag)
+{
+  int rc = PMPI_Win_get_attr(win, keyval, value, flag);
+  if (rc == MPI_SUCCESS && keyval == MPI_WIN_CREATE_FLAVOR && *flag) {
+    dlp_win *w = dlp_win_of(win);
+    if (w && w->as_allocate)
+      *(const int **)value = &allocate_flavor;
+  }
+  return rc;
+}
+
+/* MPICH 4.0.2 answers only for windows of MPI_Win_allocate_shared */
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
+                         void *baseptr)
+{
+  dlp_win *w = dlp_win_of(win);
+  if (w && w->as_allocate)
+    return dlp_raise_win_msg(win, MPI_ERR_RMA_FLAVOR, "MPI_Win_shared_query: the window "
+                             "was made by MPI_Win_allocate, not MPI_Win_allocate_shared");
+  return PMPI_Win_shared_query(win, rank, size, disp_unit, baseptr);
 }
 
 /* ---- synchronization: MPICH's, then the work of what it completed ---- */

@@ -606,6 +606,10 @@ START_TEST(rma_model_routes)
   want = 131072 * 32.0 + 104857.6;
   map = dlp_rma_map_cost(&scatter);
   ck_assert(map > want - 1 && map < want + 1);
+  /* dense to dense: one pass over the bytes */
+  dlp_rma_shape both = {.n = MIB, .k = 1, .k_origin = 1, .esize = 8, .origin_dense = true};
+  map = dlp_rma_map_cost(&both);
+  ck_assert(map > 104857.6 - 1 && map < 104857.6 + 1);
   /* the same blocks not far apart: a pass is 367 us, against the move's
      213 us: still landed; with a move of 1 ms (L), copied */
   yz.far = yz.far_origin = false;

@@ -246,7 +246,8 @@ DLI_HIDDEN int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_
    NULL) */
 DLI_HIDDEN double dlp_rma_land_cost(const dlp_rma_shape *s, size_t *chunk);
 /* the time of a put or get copied into mapped memory (rma.c): the
-   origin's packing and the target's unpacking, nothing moved */
+   origin's packing and the target's unpacking, nothing moved (one
+   pass over the bytes from dense to dense) */
 DLI_HIDDEN double dlp_rma_map_cost(const dlp_rma_shape *s);
 /* whether a put or get into mapped memory is faster landed: the landing
    splits the copy's two passes between the two processes, so it saves the

@@ -117,7 +117,7 @@ double dlp_rma_map_cost(const dlp_rma_shape *s)
   double n = (double)s->n;
   double pack = s->origin_dense ? 0 : copy_cost(md, n, (double)s->k_origin, s->far_origin);
   double unpack = s->k <= 1 ? 0 : copy_cost(md, n, (double)s->k, s->far);
-  return pack + unpack;
+  return pack + unpack > 0 ? pack + unpack : md->pn * n;   /* dense to dense */
 }
 
 bool dlp_rma_land_beats_map(const dlp_rma_shape *s)

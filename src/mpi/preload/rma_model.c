@@ -111,24 +111,32 @@ double dlp_rma_land_cost(const dlp_rma_shape *s, size_t *chunk)
   return land_time(l, L0, pack, unpack, n, m < 1 ? 1 : m);
 }
 
+/* the two passes of a copy into mapped memory: packing the origin and
+   unpacking into the target (0 for a dense side) */
+static void map_passes(const dlp_rma_model *md, const dlp_rma_shape *s, double *pack,
+                       double *unpack)
+{
+  double n = (double)s->n;
+  *pack = s->origin_dense ? 0 : copy_cost(md, n, (double)s->k_origin, s->far_origin);
+  *unpack = s->k <= 1 ? 0 : copy_cost(md, n, (double)s->k, s->far);
+}
+
 double dlp_rma_map_cost(const dlp_rma_shape *s)
 {
   const dlp_rma_model *md = &dlp_th()->rma;
-  double n = (double)s->n;
-  double pack = s->origin_dense ? 0 : copy_cost(md, n, (double)s->k_origin, s->far_origin);
-  double unpack = s->k <= 1 ? 0 : copy_cost(md, n, (double)s->k, s->far);
-  return pack + unpack > 0 ? pack + unpack : md->pn * n;   /* dense to dense */
+  double pack, unpack;
+  map_passes(md, s, &pack, &unpack);
+  return pack + unpack > 0 ? pack + unpack : md->pn * (double)s->n;   /* dense to dense */
 }
 
 bool dlp_rma_land_beats_map(const dlp_rma_shape *s)
 {
   const dlp_rma_model *md = &dlp_th()->rma;
   const dlp_rma_link *l = s->get ? &md->get : &md->put;
-  double n = (double)s->n;
-  double pack = s->origin_dense ? 0 : copy_cost(md, n, (double)s->k_origin, s->far_origin);
-  double unpack = s->k <= 1 ? 0 : copy_cost(md, n, (double)s->k, s->far);
+  double pack, unpack;
+  map_passes(md, s, &pack, &unpack);
   double saved = pack < unpack ? pack : unpack;
-  return saved > l->L + l->o + (l->G + md->pn) * n;
+  return saved > l->L + l->o + (l->G + md->pn) * (double)s->n;
 }
 
 int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_t *chunk,

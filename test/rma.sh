@@ -8,7 +8,9 @@
 # tuning file whose model sends them from the user's memory, block against
 # block: "lockstep"; and with DL_RMA_LAND=always, puts of fence epochs
 # landed at the target, "landed", which no forced route takes, also in
-# landings of 1000 bytes that split target blocks and elements). Puts
+# landings of 1000 bytes that split target blocks and elements; fences
+# exchange their landing counts through shared memory, "tallied", but
+# under DL_RMA_MAP=never by a reduce-scatter). Puts
 # and gets into windows of MPI_Win_allocate and MPI_Win_allocate_shared,
 # whose memory every process maps, are copied there, "mapped" (the
 # automatic choice, and DL_RMA_MAP=always with a route forced; never
@@ -37,13 +39,13 @@ run() {
 }
 pre="-genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD $lib"
 run -genv DL_EXPECT_PRELOAD 0
-run $pre -genv DL_EXPECT_RMA_ROUTES direct,mapped
+run $pre -genv DL_EXPECT_RMA_ROUTES direct,mapped,tallied
 run $pre -genv DL_RMA_MAP never -genv DL_EXPECT_RMA_ROUTES direct \
-    -genv DL_FORBID_RMA_ROUTES mapped
+    -genv DL_FORBID_RMA_ROUTES mapped,tallied
 run $pre -genv DL_RMA_MAP always -genv DL_STRATEGY pack \
     -genv DL_EXPECT_RMA_ROUTES direct,pack,mapped
 # puts in fence epochs land at the target, whatever the model says
-run $pre -genv DL_RMA_LAND always -genv DL_EXPECT_RMA_ROUTES direct,landed \
+run $pre -genv DL_RMA_LAND always -genv DL_EXPECT_RMA_ROUTES direct,landed,tallied \
     -genv DL_FORBID_RMA_ROUTES mapped
 run $pre -genv DL_RMA_LAND always -genv DL_RMA_LAND_CHUNK 1000 \
     -genv DL_EXPECT_RMA_ROUTES direct,landed
@@ -67,7 +69,8 @@ run $pre -genv DL_TUNE_FILE "$conf" -genv DL_STRATEGY blocks \
 # a model under which puts land (MPICH's target engine dear, packing
 # free): chosen, on windows of every kind when none is mapped
 printf 'rma_put 0 1000 0 1000 0 1000\nrma_get 0 1000 0 1000 0 1000\nrma_pack 0 0\n' > "$conf"
-run $pre -genv DL_TUNE_FILE "$conf" -genv DL_RMA_MAP never -genv DL_EXPECT_RMA_ROUTES direct,landed
+run $pre -genv DL_TUNE_FILE "$conf" -genv DL_RMA_MAP never -genv DL_EXPECT_RMA_ROUTES direct,landed \
+    -genv DL_FORBID_RMA_ROUTES tallied
 # a model under which landing beats the copy into mapped memory (every
 # block a costly miss, moving free): puts and gets of fence epochs into
 # mapped windows land, the others are copied

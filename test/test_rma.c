@@ -36,7 +36,9 @@
  *                              memory, and "landed": puts unpacked by
  *                              the target's fence, and "mapped": puts
  *                              and gets copied into mapped memory, the
- *                              three counts past the routes')
+ *                              three counts past the routes'; "tallied":
+ *                              fences that exchanged their landing counts
+ *                              through shared memory, the fourth)
  *   DL_FORBID_RMA_ROUTES=a,b   fail if any of them carried one
  *   DL_TEST_SEED               the random seed (rank 0's is used)
  *   DL_TEST_SCALE              scales the number of random cases (1)
@@ -1414,14 +1416,16 @@ static void check_routes(void)
         r = nroutes + 1;
       else if (!strcmp(word, "mapped"))
         r = nroutes + 2;
+      else if (!strcmp(word, "tallied"))
+        r = nroutes + 3;
       else if (!named(r))
         r = n;
       if (r < 0 || r >= n || r >= 32) {
         CHECK(false, "%s: no route named %s", vars[v], word);
         continue;
       }
-      CHECK(v ? c[r] == 0 : c[r] > 0, "route %s carried %llu one-sided operations", word,
-            c[r]);
+      CHECK(v ? c[r] == 0 : c[r] > 0, "%s: %llu %s", word, c[r],
+            r == nroutes + 3 ? "fences" : "one-sided operations carried");
     }
   }
 }

@@ -3,8 +3,8 @@
  * it goes, which stream bytes, the target type or its number) on a
  * communicator of the window's own; a get sends a request instead. The
  * interposed MPI_Win_fence unpacks landings, answers requests and unpacks
- * the replies as they come while it learns how many it gets (one
- * reduce-scatter), and only then calls MPICH's fence: no operation of the
+ * the replies as they come while it learns how many it gets (tally.c), and
+ * only then calls MPICH's fence: no operation of the
  * next epoch reaches the target's memory before the target's fence opens
  * it, and the target's own loads come after, so the data is there when MPI
  * says it is. MPICH's engine never walks the target type. */
@@ -38,6 +38,7 @@ struct dlp_landing {
                             next epoch may come while this one's are
                             received, never one of the epoch after) */
   pthread_mutex_t lock;
+  dlp_tally *tally;      /* the fences' count exchange */
   int *sent;             /* this epoch's landings and get requests to
                             each rank: [2 r], [2 r + 1] */
   flight *fl;            /* sends in flight */
@@ -75,19 +76,26 @@ static size_t pad16(size_t n)
   return (n + 15) & ~(size_t)15;
 }
 
-int dlp_landing_new(MPI_Comm comm, void *base, bool dynamic, dlp_landing **out)
+int dlp_landing_new(MPI_Comm comm, void *base, bool dynamic, bool share,
+                    dlp_landing **out)
 {
   int n = 0, rc = PMPI_Comm_size(comm, &n);
   dlp_landing *l = rc == MPI_SUCCESS ? calloc(1, sizeof(*l)) : NULL;
-  if (l)
+  if (l) {
+    l->comm = MPI_COMM_NULL;
     l->sent = calloc(2 * (size_t)n, sizeof(*l->sent));
+  }
   if (rc == MPI_SUCCESS && (!l || !l->sent))
     rc = MPI_ERR_NO_MEM;
   if (rc == MPI_SUCCESS)
     rc = PMPI_Comm_dup(comm, &l->comm);
   if (rc == MPI_SUCCESS)      /* its errors are reported on the window */
     PMPI_Comm_set_errhandler(l->comm, MPI_ERRORS_RETURN);
+  if (rc == MPI_SUCCESS)
+    rc = dlp_tally_new(l->comm, 2, share, &l->tally);
   if (rc != MPI_SUCCESS) {
+    if (l && l->comm != MPI_COMM_NULL)
+      PMPI_Comm_free(&l->comm);
     if (l)
       free(l->sent);
     free(l);
@@ -126,6 +134,7 @@ void dlp_landing_free(dlp_landing *l)
   if (!l)
     return;
   wait_sends(l);    /* an erroneous program's: MPI_Win_free completes them */
+  dlp_tally_free(l->tally);
   PMPI_Comm_free(&l->comm);
   for (int i = 0; i < l->ntypes; i++) {
     dl_type_free(&l->types[i].t);
@@ -459,10 +468,9 @@ int dlp_landing_fence(dlp_landing *l, int assert)
   if (!l)
     return MPI_SUCCESS;
   int rc = MPI_SUCCESS, mine[2] = {0, 0}, got[2] = {0, 0}, summed = 1;
-  MPI_Request sum = MPI_REQUEST_NULL;
   /* every rank asserts MPI_MODE_NOPRECEDE or none does: then nobody put */
   if (!(assert & MPI_MODE_NOPRECEDE)) {
-    rc = PMPI_Ireduce_scatter_block(l->sent, mine, 2, MPI_INT, MPI_SUM, l->comm, &sum);
+    rc = dlp_tally_start(l->tally, l->sent, mine);
     summed = rc != MPI_SUCCESS;
   }
   static const int tags[3] = {TAG_PUT, TAG_REQ, TAG_REPLY};
@@ -484,7 +492,7 @@ int dlp_landing_fence(dlp_landing *l, int assert)
       }
     }
     if (rc == MPI_SUCCESS && !summed)
-      rc = PMPI_Test(&sum, &summed, MPI_STATUS_IGNORE);
+      rc = dlp_tally_test(l->tally, mine, &summed);
     if (err && l->left > 0 && summed && got[0] == mine[0] && got[1] == mine[1])
       break;         /* a reply that failed leaves bytes that never come */
   }

@@ -24,6 +24,8 @@
  *   probe.c     probes and matched receives; streams probed whole (parked)
  *   window.c    windows: every rank's size and unit, the work a
  *               synchronization leaves (freeing staging, unpacking gets)
+ *   landing.c   puts and gets landed: unpacked, packed by the target's fence
+ *   tally.c     a fence's count exchange, through shared memory on one node
  *   rma.c       one-sided operations with derived datatypes and their routes
  */
 #ifndef DLP_PRELOAD_H
@@ -82,7 +84,8 @@ int dl_preload_routes(unsigned long long *out, int n);
 const char *dl_preload_route_name(int route);
 /* exported (rma.c): one-sided operations each route carried as origin,
    then (entry DLP_NROUTES) those of blocks from the user's memory, then
-   puts landed at the target */
+   puts and gets landed at the target, those copied into mapped memory,
+   and fences whose counts went through shared memory (tally.c) */
 int dl_preload_rma_routes(unsigned long long *out, int n);
 
 /* ---- counts (stats.c) ---- */
@@ -448,8 +451,10 @@ DLI_HIDDEN dlp_landing *dlp_win_landing(const dlp_win *w);
 
 /* ---- puts landed at the target (landing.c) ---- */
 /* made collectively with the window (comm: its group; base: this rank's
-   memory; dynamic: offsets are addresses), freed with it */
-DLI_HIDDEN int dlp_landing_new(MPI_Comm comm, void *base, bool dynamic,
+   memory; dynamic: offsets are addresses; share: the fences may exchange
+   their counts through shared memory, the same on every rank), freed with
+   it */
+DLI_HIDDEN int dlp_landing_new(MPI_Comm comm, void *base, bool dynamic, bool share,
                                dlp_landing **out);
 DLI_HIDDEN void dlp_landing_free(dlp_landing *l);
 /* whether a fence epoch is open here (puts may land), and its end by an
@@ -470,6 +475,21 @@ DLI_HIDDEN int dlp_land_get(dlp_landing *l, int rank, MPI_Aint off, const dlp_da
    the epoch it closes, answers the get requests, unpacks the replies to
    this rank's gets, completes this rank's sends; an MPI error class */
 DLI_HIDDEN int dlp_landing_fence(dlp_landing *l, int assert);
+
+/* ---- a fence's count exchange (tally.c) ---- */
+/* each rank gives nranks groups of per counts and learns the sum of its
+   group over all ranks: through memory every rank maps when share is
+   true on every rank and they are on one node, else by a reduce-scatter;
+   made and freed collectively on comm, which it uses for its messages */
+typedef struct dlp_tally dlp_tally;
+DLI_HIDDEN int dlp_tally_new(MPI_Comm comm, int per, bool share, dlp_tally **out);
+DLI_HIDDEN void dlp_tally_free(dlp_tally *t);
+/* an exchange started (counts: nranks * per, read now), every rank in
+   the same order; mine (per counts) holds the sums once a test says done */
+DLI_HIDDEN int dlp_tally_start(dlp_tally *t, const int *counts, int *mine);
+DLI_HIDDEN int dlp_tally_test(dlp_tally *t, int *mine, int *done);
+/* exchanges through shared memory so far, in this process */
+DLI_HIDDEN unsigned long long dlp_tally_shared(void);
 
 /* ---- probed messages (probe.c) ---- */
 /* a receive whose envelope matches a stream a probe received whole: true

@@ -66,13 +66,16 @@ typedef struct rma {
 #define MAPPED (DLP_NROUTES + 2)
 static _Atomic unsigned long long carried[MAPPED + 1];
 
-/* exported: one-sided operations (as origin) each route carried */
+/* exported: one-sided operations (as origin) each route carried, then
+   fences that exchanged their counts through shared memory */
 __attribute__((visibility("default"))) int dl_preload_rma_routes(unsigned long long *out,
                                                                  int n)
 {
   for (int r = 0; r <= MAPPED && r < n; r++)
     out[r] = carried[r];
-  return MAPPED + 1;
+  if (n > MAPPED + 1)
+    out[MAPPED + 1] = dlp_tally_shared();
+  return MAPPED + 2;
 }
 
 /* one MPICH operation of x: n stream bytes from `from` (results to `to`),

@@ -105,7 +105,8 @@ static void map_ranks(dlp_win *w, MPI_Win win)
 
 /* after MPICH made win over comm: every rank's size and unit (a dynamic
    window addresses bytes absolutely and needs none), and whether puts may
-   land (every rank must agree: its fences exchange counts); shared: every
+   land (every rank must agree: its fences exchange counts, through shared
+   memory unless DL_RMA_MAP is never on some rank); shared: every
    rank's memory is mapped here. A window the interposer could not describe
    on some rank is MPICH's alone: no error, its operations take MPICH's
    route */
@@ -122,14 +123,14 @@ static int describe(MPI_Win win, MPI_Comm comm, void *base, MPI_Aint size, MPI_A
   if (w)
     w->touched = calloc((size_t)n, sizeof(*w->touched));
   int ok = w && (dynamic || w->at) && w->touched && keyval != MPI_KEYVAL_INVALID;
-  int mine[2] = {ok, dlp_cfg()->land >= 0}, all[2] = {0, 0};
+  int mine[3] = {ok, dlp_cfg()->land >= 0, dlp_cfg()->map >= 0}, all[3] = {0, 0, 0};
   /* collective whatever happened here, so that no rank waits alone */
-  rc = PMPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, comm);
+  rc = PMPI_Allreduce(mine, all, 3, MPI_INT, MPI_MIN, comm);
   struct dlp_win_rank me = {size, unit};
   if (rc == MPI_SUCCESS && all[0] && !dynamic)
     rc = PMPI_Allgather(&me, 2, MPI_AINT, w->at, 2, MPI_AINT, comm);
   if (rc == MPI_SUCCESS && all[0] && all[1])
-    rc = dlp_landing_new(comm, base, dynamic, &w->land);
+    rc = dlp_landing_new(comm, base, dynamic, all[2], &w->land);
   if (rc != MPI_SUCCESS || !all[0]) {
     if (w) {
       free(w->at);
@@ -255,9 +256,9 @@ int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info inf
 }
 
 /* whether every rank of comm (an intracommunicator) shares one node, valid
-   arguments and DL_RMA_MAP other than never: decided together, as the
-   window is made together */
-static bool one_node(MPI_Aint size, MPI_Aint unit, MPI_Comm comm)
+   arguments, DL_RMA_MAP other than never and its info for the shared
+   window (ready): decided together, as the window is made together */
+static bool one_node(MPI_Aint size, MPI_Aint unit, MPI_Comm comm, bool ready)
 {
   int inter = 1, n = 0, m = 0;
   MPI_Comm node = MPI_COMM_NULL;
@@ -268,50 +269,60 @@ static bool one_node(MPI_Aint size, MPI_Aint unit, MPI_Comm comm)
   PMPI_Comm_size(comm, &n);
   PMPI_Comm_size(node, &m);
   PMPI_Comm_free(&node);
-  int mine = m == n && size >= 0 && unit > 0 && dlp_cfg()->map >= 0, all = 0;
+  int mine = m == n && size >= 0 && unit > 0 && dlp_cfg()->map >= 0 && ready, all = 0;
   return PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm) == MPI_SUCCESS && all;
+}
+
+/* info with alloc_shared_noncontig (each rank's memory on its own pages),
+   or MPI_INFO_NULL when it could not be made */
+static MPI_Info noncontig(MPI_Info info)
+{
+  MPI_Info with = MPI_INFO_NULL;
+  int rc = info == MPI_INFO_NULL ? PMPI_Info_create(&with) : PMPI_Info_dup(info, &with);
+  if (rc == MPI_SUCCESS && PMPI_Info_set(with, "alloc_shared_noncontig", "true") ==
+                               MPI_SUCCESS)
+    return with;
+  if (with != MPI_INFO_NULL)
+    PMPI_Info_free(&with);
+  return MPI_INFO_NULL;
 }
 
 /* MPICH maps the memory of an MPI_Win_allocate window into every process
    of its node (its shared-memory one-sided operations) but gives nobody
    the addresses: within one node the window is made by
-   MPI_Win_allocate_shared instead (each rank's memory on its own pages),
-   and answers as MPI_Win_allocate's (MPI_Win_get_attr, MPI_Win_shared_query
-   below) */
+   MPI_Win_allocate_shared instead, and answers as MPI_Win_allocate's
+   (MPI_Win_get_attr, MPI_Win_shared_query below) */
 static int allocate(MPI_Aint size, MPI_Aint unit, MPI_Info info, MPI_Comm comm,
-                    void *baseptr, MPI_Win *win)
+                    void *baseptr, MPI_Win *win, bool c_form)
 {
-  MPI_Info with = MPI_INFO_NULL;
-  int rc = info == MPI_INFO_NULL ? PMPI_Info_create(&with) : PMPI_Info_dup(info, &with);
-  if (rc == MPI_SUCCESS)
-    rc = PMPI_Info_set(with, "alloc_shared_noncontig", "true");
-  if (rc == MPI_SUCCESS)
+  MPI_Info with = noncontig(info);
+  int rc;
+  if (one_node(size, unit, comm, with != MPI_INFO_NULL)) {
     rc = PMPI_Win_allocate_shared_c(size, unit, with, comm, baseptr, win);
+    PMPI_Info_free(&with);
+    rc = made(rc, win, comm, allocated(rc, baseptr), size, unit, false, true);
+    dlp_win *w = rc == MPI_SUCCESS ? dlp_win_of(*win) : NULL;
+    if (w)
+      w->as_allocate = true;
+    return rc;
+  }
   if (with != MPI_INFO_NULL)
     PMPI_Info_free(&with);
-  rc = made(rc, win, comm, allocated(rc, baseptr), size, unit, false, true);
-  dlp_win *w = rc == MPI_SUCCESS ? dlp_win_of(*win) : NULL;
-  if (w)
-    w->as_allocate = true;
-  return rc;
+  rc = c_form ? PMPI_Win_allocate_c(size, unit, info, comm, baseptr, win)
+              : PMPI_Win_allocate(size, (int)unit, info, comm, baseptr, win);
+  return made(rc, win, comm, allocated(rc, baseptr), size, unit, false, false);
 }
 
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                      void *baseptr, MPI_Win *win)
 {
-  if (one_node(size, disp_unit, comm))
-    return allocate(size, disp_unit, info, comm, baseptr, win);
-  int rc = PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
-  return made(rc, win, comm, allocated(rc, baseptr), size, disp_unit, false, false);
+  return allocate(size, disp_unit, info, comm, baseptr, win, false);
 }
 
 int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
                        void *baseptr, MPI_Win *win)
 {
-  if (one_node(size, disp_unit, comm))
-    return allocate(size, disp_unit, info, comm, baseptr, win);
-  int rc = PMPI_Win_allocate_c(size, disp_unit, info, comm, baseptr, win);
-  return made(rc, win, comm, allocated(rc, baseptr), size, disp_unit, false, false);
+  return allocate(size, disp_unit, info, comm, baseptr, win, true);
 }
 
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,

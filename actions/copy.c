@@ -29,6 +29,15 @@ INLINE void copy(char *packed, char *mem, size_t n, int dir)
     memcpy(mem, packed, n);
 }
 
+/* a block of any length: long ones may meet glibc's slow case */
+INLINE void copy_long(char *packed, char *mem, size_t n, int dir)
+{
+  if (dir == PACK)
+    dli_memcpy(packed, mem, n);
+  else
+    dli_memcpy(mem, packed, n);
+}
+
 /* any length in [k, 2k]: the first k and the last k bytes */
 INLINE void copy_pair(char *q, char *m, size_t len, size_t k, int dir)
 {
@@ -62,7 +71,7 @@ INLINE void copy_block(char *q, char *m, size_t len, int cls, int dir)
     else if (len >= 2) { copy_pair(q, m, len, 2, dir); return; }
     else { copy(q, m, 1, dir); return; }
     break;
-  default: copy(q, m, len, dir); return;
+  default: copy_long(q, m, len, dir); return;
   }
   copy_pair(q, m, len, k, dir);
 }
@@ -560,7 +569,7 @@ INLINE void copy_any(char *q, char *m, size_t n, int dir)
   if (n <= 64)
     copy_block(q, m, n, SMALL, dir);
   else
-    copy(q, m, n, dir);
+    copy_long(q, m, n, dir);
 }
 
 /* initial-exec: no __tls_get_addr call on the per-call path */

@@ -129,8 +129,11 @@ static inline __attribute__((always_inline)) int oneshot(const dl_action *a, boo
     char *to = pack ? packed : mem, *from = pack ? mem : packed;
     size_t nt = n >= 65536 ? dli_nt_threshold() : 0;
     uintptr_t a = (uintptr_t)to, b = (uintptr_t)from;
-    if (nt && n >= nt && (a + n <= b || b + n <= a))
+    bool apart = a + n <= b || b + n <= a;
+    if (nt && n >= nt && apart)
       dli_nt_copy(to, from, n);     /* past the caches, where that was measured to win */
+    else if (apart)
+      dli_memcpy(to, from, n);
     else
       memmove(to, from, n);
     *moved = n;

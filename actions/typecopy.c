@@ -119,7 +119,7 @@ static int lockstep(dl_segment *f, dl_segment *t, struct batch *a,
     const struct iovec *x = &a->v[a->i], *y = &b->v[b->i];
     size_t ra = x->iov_len - a->off, rb = y->iov_len - b->off;
     size_t n = ra < rb ? ra : rb;
-    memcpy((char *)y->iov_base + b->off, (const char *)x->iov_base + a->off, n);
+    dli_memcpy((char *)y->iov_base + b->off, (const char *)x->iov_base + a->off, n);
     if ((a->off += n) == x->iov_len)
       a->i++, a->off = 0;
     if ((b->off += n) == y->iov_len)
@@ -170,7 +170,7 @@ static int copy_range(dl_segment *f, dl_segment *t, size_t first, size_t end)
   if (fd || td) {
     last_route = DLI_COPY_DENSE;
     if (fd && td) {
-      memcpy(dense_base(t) + first, dense_base(f) + first, end - first);
+      dli_memcpy(dense_base(t) + first, dense_base(f) + first, end - first);
       return DL_OK;
     }
     /* the other side packs into or unpacks from the dense memory, as

@@ -1,7 +1,9 @@
 /* Type-to-type copies (dl_copy, dl_segment_copy) against the typemap
  * model: random pairs of layouts, whole and in shuffled byte ranges, each
  * route (dense side, lockstep, chunked) seen to fire, memory outside the
- * destination's data untouched, and every error. */
+ * destination's data untouched, and every error; long blocks at every
+ * distance near a multiple of 4 KiB, those glibc copies slowly made in
+ * pieces. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -482,6 +484,61 @@ START_TEST(errors)
 }
 END_TEST
 
+/* blocks long enough for glibc's `rep movsb`, at every distance between
+   source and destination near a multiple of 4 KiB: the bytes of a plain
+   loop, and the copies at distances 1 to 31 made in pieces */
+static void long_blocks_at(dl_type *t, size_t bytes, char *mem, char *packed,
+                           size_t extent, long d)
+{
+  size_t pos = 0;
+  char *p = packed + (d < 0 ? 4096 + d : d);   /* distance from mem modulo 4 KiB */
+  for (size_t i = 0; i < extent; i++)
+    mem[i] = (char)(i * 7 + 3);
+  unsigned long long before = dli_copy_pieces_calls();
+  ck_assert_int_eq(dl_pack(mem, 1, t, p, bytes, &pos), DL_OK);
+  bool pieces = d >= 1 && d <= 31;
+  ck_assert_msg((dli_copy_pieces_calls() > before) == pieces, "distance %ld: %s in pieces",
+                d, pieces ? "not" : "");
+  for (size_t k = 0, b = 0; b < 3; b++)      /* 3 blocks of bytes / 3 at 8 KiB steps */
+    for (size_t i = 0; i < bytes / 3; i++, k++)
+      ck_assert_msg(p[k] == (char)((b * 8192 + i) * 7 + 3), "distance %ld: byte %zu", d, k);
+  memset(mem, 0, extent);
+  pos = 0;
+  ck_assert_int_eq(dl_unpack(p, bytes, &pos, mem, 1, t), DL_OK);
+  for (size_t i = 0; i < extent; i++)
+    ck_assert_msg(mem[i] == (i % 8192 < bytes / 3 ? (char)(i * 7 + 3) : 0),
+                  "distance %ld: unpacked byte %zu", d, i);
+}
+
+START_TEST(long_blocks)
+{
+  const size_t blk = 5000, extent = 2 * 8192 + blk;
+  dl_type *t;
+  ck_assert_int_eq(dl_type_hvector(3, (dl_count)blk, 8192, dl_builtin(DL_BYTE), &t), DL_OK);
+  ck_assert_int_eq(dl_type_commit(t), DL_OK);
+  char *mem = aligned_alloc(4096, extent + 4096), *packed = aligned_alloc(4096, 3 * blk + 8192);
+  ck_assert(mem && packed);
+  for (long d = -40; d <= 40; d++)
+    long_blocks_at(t, 3 * blk, mem, packed, extent, d);
+  /* dense to dense in one copy: 100,000 bytes 16 past the source */
+  size_t n = 100000, copied = 0;
+  char *src = aligned_alloc(4096, n), *dst = aligned_alloc(4096, n + 4096);
+  ck_assert(src && dst);
+  for (size_t i = 0; i < n; i++)
+    src[i] = (char)(i * 13 + 1);
+  unsigned long long before = dli_copy_pieces_calls();
+  ck_assert_int_eq(dl_copy(src, (dl_count)n, dl_builtin(DL_BYTE), dst + 16, (dl_count)n,
+                           dl_builtin(DL_BYTE), &copied), DL_OK);
+  ck_assert(dli_copy_pieces_calls() > before);
+  ck_assert(copied == n && memcmp(src, dst + 16, n) == 0);
+  free(src);
+  free(dst);
+  free(mem);
+  free(packed);
+  dl_type_free(&t);
+}
+END_TEST
+
 int main(void)
 {
   seed = test_seed(NULL);
@@ -490,5 +547,6 @@ int main(void)
   tcase_add_test(tc, routes_fire);
   tcase_add_test(tc, interleaved_dense);
   tcase_add_test(tc, errors);
+  tcase_add_test(tc, long_blocks);
   return test_run("copy", tc, false);
 }

@@ -1,6 +1,7 @@
 /* The LLVM back end: what it compiles, that compiled code runs and moves
  * exactly the interpreter's bytes (one-shot and in chunks, both ways),
- * loop reordering for Flash I/O, the shape cache, the use threshold, the
+ * loop reordering for Flash I/O, long blocks moved in pieces, the shape
+ * cache, the use threshold, the
  * commit hint, DL_JIT=0, and threads compiling and packing at once.
  * (Every randomized test also runs with DL_JIT_THRESHOLD=0: jit-forced.sh.) */
 #include <check.h>
@@ -448,13 +449,9 @@ START_TEST(suite_shapes)
 }
 END_TEST
 
-/* loops emitted for a leaf of n blocks: "loop" blocks in its function */
-static int emitted_loops(dl_count n)
+/* loops emitted for t's root: "loop" blocks in its function */
+static int emitted_loops_of(const dl_type *t)
 {
-  dl_type *t;
-  ck_assert_int_eq(dl_type_vector(n, 1, 2, dl_builtin(DL_FLOAT), &t), DL_OK);
-  dl_type_commit(t);
-  ck_assert(t->loop->leaf);
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef m = LLVMModuleCreateWithNameInContext("t", ctx);
   LLVMValueRef fn = LLVMAddFunction(m, "f", dli_cg_fn_type(ctx));
@@ -464,6 +461,17 @@ static int emitted_loops(dl_count n)
     loops += strncmp(LLVMGetBasicBlockName(b), "loop", 4) == 0;
   LLVMDisposeModule(m);
   LLVMContextDispose(ctx);
+  return loops;
+}
+
+/* the same for a leaf of n blocks */
+static int emitted_loops(dl_count n)
+{
+  dl_type *t;
+  ck_assert_int_eq(dl_type_vector(n, 1, 2, dl_builtin(DL_FLOAT), &t), DL_OK);
+  dl_type_commit(t);
+  ck_assert(t->loop->leaf);
+  int loops = emitted_loops_of(t);
   dl_type_free(&t);
   return loops;
 }
@@ -475,6 +483,48 @@ START_TEST(unrolled_loops)
 {
   ck_assert_int_eq(emitted_loops(40), 2);
   ck_assert_int_eq(emitted_loops(20), 1);
+}
+END_TEST
+
+/* blocks of blens bytes at offsets 0, 8192, 20480 of 32 KiB, 6 times */
+static dl_type *three_blocks(const dl_count blens[3])
+{
+  dl_type *h, *r, *t;
+  const dl_aint offs[3] = {0, 8192, 20480};
+  ck_assert_int_eq(dl_type_hindexed(3, blens, offs, dl_builtin(DL_BYTE), &h), DL_OK);
+  ck_assert_int_eq(dl_type_resized(h, 0, 32768, &r), DL_OK);
+  ck_assert_int_eq(dl_type_contiguous(6, r, &t), DL_OK);
+  ck_assert_int_eq(dl_type_commit(t), DL_OK);
+  dl_type_free(&h);
+  dl_type_free(&r);
+  return t;
+}
+
+/* a block longer than DLI_MOVSB_PIECE is moved in pieces (dli_memcpy's
+   reason: glibc's `rep movsb` at some distances between the buffers), a
+   loop of its own; and the bytes are the interpreter's at every distance
+   near a multiple of 4 KiB */
+START_TEST(long_blocks_in_pieces)
+{
+  if (jit_off)
+    return;
+  static const dl_count longb[3] = {3000, 5000, 4100}, shortb[3] = {2000, 2048, 100};
+  dl_type *lt = three_blocks(longb), *st = three_blocks(shortb);
+  ck_assert(!lt->loop->leaf && lt->loop->child->leaf);
+  ck_assert_int_eq(emitted_loops_of(lt) - emitted_loops_of(st), 3);
+  dl_type *plain = three_blocks(longb);
+  ck_assert_int_eq(dl_type_compile(lt), DL_OK);
+  ck_assert_ptr_nonnull(dli_jit_get(lt->loop, DLI_JIT_PACK));
+  size_t memlen = 6 * 32768 + 8192, packed = 6 * 12100;
+  char *mem = aligned_alloc(4096, memlen);
+  for (size_t i = 0; i < memlen; i++)
+    mem[i] = (char)(i * 31 + 7);
+  for (long d = -40; d <= 40; d += 4)
+    same_as_interpreted(lt, plain, mem, memlen, mem + 4096 + d, packed);
+  free(mem);
+  dl_type_free(&lt);
+  dl_type_free(&st);
+  dl_type_free(&plain);
 }
 END_TEST
 
@@ -678,6 +728,7 @@ int main(void)
   tcase_add_test(tc, suite_shapes);
   tcase_add_test(tc, shape_cache);
   tcase_add_test(tc, unrolled_loops);
+  tcase_add_test(tc, long_blocks_in_pieces);
   tcase_add_test(tc, cache_grows_in_one_compile);
   tcase_add_test(tc, threshold_and_hint);
   tcase_add_test(tc, threads);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "codegen.h"
+#include "../../actions/actions.h"   /* DLI_MOVSB_PIECE */
 
 typedef struct cg {
   LLVMModuleRef m;
@@ -62,11 +63,36 @@ static void move(cg *g, LLVMTypeRef t, LLVMValueRef dst, LLVMValueRef src)
   LLVMSetAlignment(s, 1);
 }
 
-/* n bytes between memory and the packed stream, n a constant */
+typedef void (*body_fn)(cg *g, LLVMValueRef i, LLVMValueRef *out, void *ctx);
+static LLVMValueRef loop_step(cg *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef out,
+                              int64_t step, body_fn body, void *ctx);
+
+struct pieces {
+  LLVMValueRef dst, src;
+};
+
+static void piece(cg *g, LLVMValueRef i, LLVMValueRef *out, void *ctx)
+{
+  (void)out;
+  const struct pieces *p = ctx;
+  LLVMBuildMemCpy(g->b, at(g, p->dst, i), 1, at(g, p->src, i), 1, c64(g, DLI_MOVSB_PIECE));
+}
+
+/* n bytes between memory and the packed stream, n a constant; a long
+   block in pieces whatever the distance (dli_memcpy's reason: the code
+   does not know its addresses), the last of 1 to DLI_MOVSB_PIECE bytes */
 static void copy_const(cg *g, LLVMValueRef mem, LLVMValueRef packed, dl_count n)
 {
   LLVMValueRef dst = g->dir == DLI_JIT_PACK ? packed : mem;
   LLVMValueRef src = g->dir == DLI_JIT_PACK ? mem : packed;
+  if (n > DLI_MOVSB_PIECE) {
+    int64_t whole = (int64_t)(n - 1) / DLI_MOVSB_PIECE * DLI_MOVSB_PIECE;
+    struct pieces p = {dst, src};
+    loop_step(g, c64(g, 0), c64(g, whole), dst, DLI_MOVSB_PIECE, piece, &p);
+    LLVMBuildMemCpy(g->b, atc(g, dst, whole), 1, atc(g, src, whole), 1,
+                    c64(g, (int64_t)n - whole));
+    return;
+  }
   if (n > 256) {
     LLVMBuildMemCpy(g->b, dst, 1, src, 1, c64(g, n));
     return;
@@ -87,8 +113,6 @@ static void copy_const(cg *g, LLVMValueRef mem, LLVMValueRef packed, dl_count n)
 
 /* a block at mem; with reordering, that block of every outer element */
 static void copy_block(cg *g, LLVMValueRef mem, LLVMValueRef packed, dl_count n);
-
-typedef void (*body_fn)(cg *g, LLVMValueRef i, LLVMValueRef *out, void *ctx);
 
 /* for (i = lo; i < hi; i += step) body(i); `out` is carried through */
 static LLVMValueRef loop_step(cg *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef out,

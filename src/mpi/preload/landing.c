@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "preload.h"
+#include "../../../actions/actions.h"   /* dli_memcpy */
 
 /* tags: landings, get requests, get replies; each plus the epoch's parity */
 enum { TAG_PUT = 2, TAG_REQ = 4, TAG_REPLY = 6, TYPES = 64 };
@@ -230,7 +231,7 @@ static int send_one(dlp_landing *l, int tag, int rank, const header *h0, const d
   if (tlen && dl_type_serialize(t, stage + sizeof(h), tlen, &tlen) != DL_OK)
     rc = MPI_ERR_INTERN;
   else if (!os && base)
-    memcpy(stream, base + h.first, h.len);
+    dli_memcpy(stream, base + h.first, h.len);
   else if (os &&
            (dl_segment_pack(os, h.first, &last, stream) != DL_OK || last != h.first + h.len))
     rc = MPI_ERR_INTERN;
@@ -432,7 +433,7 @@ static int take_reply(dlp_landing *l, const char *msg, size_t len)
   if (h.failed || h.first + h.len > g->into.bytes)
     rc = MPI_ERR_INTERN;
   else if (!g->seg)
-    memcpy(g->into.base + h.first, msg + at, (size_t)h.len);
+    dli_memcpy(g->into.base + h.first, msg + at, (size_t)h.len);
   else if (dl_segment_unpack(g->seg, (size_t)h.first, &last, msg + at) != DL_OK ||
            last != h.first + h.len)
     rc = MPI_ERR_INTERN;

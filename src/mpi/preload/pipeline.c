@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "preload.h"
+#include "../../../actions/actions.h"   /* dli_memcpy */
 
 #define DENSE_WINDOW 16   /* chunks of dense data in flight (no copies) */
 
@@ -244,7 +245,7 @@ static void deliver(dlp_pipe *p, size_t k, const char *land, size_t got)
   bool in_place = k == 0 ? p->placed : land == p->d.base + off;
   if (fit > 0 && !in_place) {
     if (p->d.dense) {
-      memcpy(p->d.base + off, land, fit);
+      dli_memcpy(p->d.base + off, land, fit);
     } else {
       size_t last = off + fit;
       dl_segment_unpack(p->seg, off, &last, land);

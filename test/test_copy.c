@@ -510,20 +510,26 @@ static void long_blocks_at(dl_type *t, size_t bytes, char *mem, char *packed,
                   "distance %ld: unpacked byte %zu", d, i);
 }
 
+/* bytes at a page (aligned_alloc wants a size that is a multiple) */
+static char *at_page(size_t bytes)
+{
+  char *p = aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
+  ck_assert_ptr_nonnull(p);
+  return p;
+}
+
 START_TEST(long_blocks)
 {
   const size_t blk = 5000, extent = 2 * 8192 + blk;
   dl_type *t;
   ck_assert_int_eq(dl_type_hvector(3, (dl_count)blk, 8192, dl_builtin(DL_BYTE), &t), DL_OK);
   ck_assert_int_eq(dl_type_commit(t), DL_OK);
-  char *mem = aligned_alloc(4096, extent + 4096), *packed = aligned_alloc(4096, 3 * blk + 8192);
-  ck_assert(mem && packed);
+  char *mem = at_page(extent + 4096), *packed = at_page(3 * blk + 8192);
   for (long d = -40; d <= 40; d++)
     long_blocks_at(t, 3 * blk, mem, packed, extent, d);
   /* dense to dense in one copy: 100,000 bytes 16 past the source */
   size_t n = 100000, copied = 0;
-  char *src = aligned_alloc(4096, n), *dst = aligned_alloc(4096, n + 4096);
-  ck_assert(src && dst);
+  char *src = at_page(n), *dst = at_page(n + 4096);
   for (size_t i = 0; i < n; i++)
     src[i] = (char)(i * 13 + 1);
   unsigned long long before = dli_copy_pieces_calls();

@@ -482,6 +482,9 @@ DLI_HIDDEN int dlp_landing_fence(dlp_landing *l, int assert);
    true on every rank and they are on one node, else by a reduce-scatter;
    made and freed collectively on comm, which it uses for its messages */
 typedef struct dlp_tally dlp_tally;
+/* whether every rank of the intracommunicator comm is on this node
+   (collective: MPI_Comm_split_type; every rank sees the same) */
+DLI_HIDDEN bool dlp_on_one_node(MPI_Comm comm);
 DLI_HIDDEN int dlp_tally_new(MPI_Comm comm, int per, bool share, dlp_tally **out);
 DLI_HIDDEN void dlp_tally_free(dlp_tally *t);
 /* an exchange started (counts: nranks * per, read now), every rank in

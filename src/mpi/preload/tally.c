@@ -36,14 +36,14 @@ unsigned long long dlp_tally_shared(void)
   return shared_fences;
 }
 
-/* whether every rank of comm is on this node: each rank sees the same */
-static bool on_one_node(MPI_Comm comm, int n)
+bool dlp_on_one_node(MPI_Comm comm)
 {
   MPI_Comm node = MPI_COMM_NULL;
-  int m = 0;
+  int n = 0, m = 0;
   if (PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
       MPI_SUCCESS)
     return false;
+  PMPI_Comm_size(comm, &n);
   PMPI_Comm_size(node, &m);
   PMPI_Comm_free(&node);
   return m == n;
@@ -93,7 +93,7 @@ int dlp_tally_new(MPI_Comm comm, int per, bool share, dlp_tally **out)
   int rc = PMPI_Comm_size(comm, &t->nranks);
   if (rc == MPI_SUCCESS)
     rc = PMPI_Comm_rank(comm, &t->me);
-  if (rc == MPI_SUCCESS && share && on_one_node(comm, t->nranks))
+  if (rc == MPI_SUCCESS && share && dlp_on_one_node(comm))
     rc = map_rows(t);
   if (rc != MPI_SUCCESS) {
     free(t);

@@ -260,16 +260,11 @@ int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info inf
    window (ready): decided together, as the window is made together */
 static bool one_node(MPI_Aint size, MPI_Aint unit, MPI_Comm comm, bool ready)
 {
-  int inter = 1, n = 0, m = 0;
-  MPI_Comm node = MPI_COMM_NULL;
-  if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
-      PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
-          MPI_SUCCESS)
+  int inter = 1;
+  if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
     return false;
-  PMPI_Comm_size(comm, &n);
-  PMPI_Comm_size(node, &m);
-  PMPI_Comm_free(&node);
-  int mine = m == n && size >= 0 && unit > 0 && dlp_cfg()->map >= 0 && ready, all = 0;
+  int mine = dlp_on_one_node(comm) && size >= 0 && unit > 0 && dlp_cfg()->map >= 0 && ready,
+      all = 0;
   return PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm) == MPI_SUCCESS && all;
 }
 

@@ -11,6 +11,11 @@
 DLI_HIDDEN extern const dl_action dli_pack_action;
 DLI_HIDDEN extern const dl_action dli_unpack_action;
 
+/* a copy between two buffers of one type (the twin route of typecopy.c):
+   state is a dl_aint, the destination's address less the source's; walk
+   the source's segment */
+DLI_HIDDEN extern const dl_action dli_twin_action;
+
 struct dli_iov_state {
   struct iovec *iov;
   size_t max, n;
@@ -101,11 +106,16 @@ DLI_HIDDEN int dli_pack_args(const char *call, const dl_type *t, dl_count count,
                              const void *packed, const void *user);
 /* the route the calling thread's last type-to-type copy took
    (typecopy.c; 0 before any): for tests, which check that each fires */
-enum { DLI_COPY_DENSE = 1, DLI_COPY_LOCKSTEP, DLI_COPY_CHUNKED };
+enum { DLI_COPY_DENSE = 1, DLI_COPY_LOCKSTEP, DLI_COPY_CHUNKED, DLI_COPY_TWIN };
 DLI_HIDDEN int dli_copy_last_route(void);
+/* whether a copy of `bytes` stream bytes between types a and b goes by
+   the twin route (unless forced otherwise): a and b alike
+   (dli_type_same_places), within a budget growing with the stream */
+DLI_HIDDEN bool dli_copy_twins(const dl_type *a, const dl_type *b, size_t bytes);
 /* makes the calling thread's copies without a dense side take route
-   (LOCKSTEP or CHUNKED; 0: chosen by run length again), for the benchmark
-   that measures the threshold between them */
+   (LOCKSTEP or CHUNKED; TWIN where both sides have one type; 0: chosen
+   again: TWIN for one type, else by run length), for the benchmarks
+   and the tests that compare routes */
 DLI_HIDDEN void dli_copy_force_route(int route);
 /* the staging chunk of the chunked route: half a core's L2 (tune.c);
    the size the calling thread's last chunked copy took, and a size that

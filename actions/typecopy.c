@@ -1,7 +1,10 @@
 /* Type-to-type copies: the packed stream of one (buf, count, type) into
- * another's memory without staging the whole stream. Three routes, chosen
+ * another's memory without staging the whole stream. Four routes, chosen
  * once per call (doc/design.md, "Copying type to type"):
  * - one side dense: the other side packs into, or unpacks from, its memory;
+ * - one type on both sides (or two alike, dli_type_same_places): each
+ *   block moves straight to its own offset in the other buffer (one walk,
+ *   no stream between);
  * - long runs on both sides: both streams are walked in lockstep as iovec
  *   batches on the stack and each overlap of two runs is one memcpy;
  * - short runs: chunks of the stream are packed into a buffer of half a
@@ -15,6 +18,9 @@
    which the lockstep walk beats packing and unpacking a chunk: measured
    with dataloop-bench --copy (doc/benchmarks.md, "Type to type") */
 #define LOCKSTEP_MIN_RUN 256
+/* array entries two types' trees may compare to find them alike: an
+   entry costs about what moving 4 bytes of the stream does */
+#define TWIN_BUDGET 256
 #define BATCH 128                 /* iovec entries per side and batch */
 #define STACK_CHUNK (32 * 1024)   /* staging on the stack, below a heap chunk */
 
@@ -52,6 +58,11 @@ static const dl_action pass_action = {pass_piece, pass_piece, pass_piece,
 /* a bounded segment whose data is not known to be inside its bounds is
    checked once for the whole range (a walk with an action that does
    nothing), so the batches below run unchecked */
+bool dli_copy_twins(const dl_type *a, const dl_type *b, size_t bytes)
+{
+  return dli_type_same_places(a, b, TWIN_BUDGET + bytes / 4);
+}
+
 static int check_bounds(dl_segment *s, size_t first, size_t end)
 {
   if (!s->bounded || s->inside || first == end)
@@ -186,6 +197,14 @@ static int copy_range(dl_segment *f, dl_segment *t, size_t first, size_t end)
     size_t e = end;
     return dli_segment_run(o, first, &e, fd ? &dli_unpack_action : &dli_pack_action,
                            &cur, bulk);
+  }
+  if ((!forced_route || forced_route == DLI_COPY_TWIN) &&
+      dli_copy_twins(f->type, t->type, end - first)) {
+    /* every byte lands at its own offset in the other buffer */
+    last_route = DLI_COPY_TWIN;
+    dl_aint d = (dl_aint)(t->buf - f->buf);
+    size_t e = end;
+    return dli_segment_run(f, first, &e, &dli_twin_action, &d, NULL);
   }
   /* the first batches of both sides decide the route, and are the first
      batches of the lockstep walk when it is taken */

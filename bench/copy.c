@@ -1,5 +1,6 @@
 /* Type to type: dl_copy against packing into a staging buffer and
- * unpacking from it, for pairs of suite layouts with equal signatures,
+ * unpacking from it, for pairs of suite layouts with equal signatures
+ * (alike types on both sides among them),
  * with memcpy of the same bytes in the same run; and the sweep over run
  * lengths that chose the lockstep threshold (doc/benchmarks.md). */
 #include <stdlib.h>
@@ -103,7 +104,7 @@ static void measure(pair *p, double batch_s, int batches, int route)
   bool skip[NENG] = {false, false, false, route >= 0};
   bench_measure(NENG, skip, run, p, false, NULL, p->bytes, batch_s, batches,
                 med, lo, hi);
-  const char *names[] = {"", "dense", "lockstep", "chunked"};
+  const char *names[] = {"", "dense", "lockstep", "chunked", "twin"};
   if (route >= 0)
     printf("%-34s %9.0f %9.0f %9.0f %6.2f  %s\n", p->name, med[E_MEMCPY],
            med[E_STAGED], med[E_COPY], med[E_COPY] / med[E_STAGED], names[route]);
@@ -132,6 +133,23 @@ static void suite(double batch_s, int batches)
     measure(&p, batch_s, batches, dli_copy_last_route());
   release(&p);
 
+  /* the YZ face of one cube to the YZ face of another, each side's type
+     built apart (alike: dl_copy moves block to block) */
+  memset(&p, 0, sizeof(p));
+  p.name = "3D YZ face -> YZ face (DOUBLE)";
+  dl_type *yz[2];
+  for (int i = 0; i < 2; i++) {
+    dl_type_vector(n, 1, n, D(), &col);
+    dl_type_hvector(n, 1, n * n * es, col, &yz[i]);
+    dl_type_free(&col);
+  }
+  p.st = yz[0];
+  p.dt = yz[1];
+  p.sc = p.dc = 1;
+  if (prepare(&p, cube, (n - 2) * es, cube, 0))
+    measure(&p, batch_s, batches, dli_copy_last_route());
+  release(&p);
+
   /* vector to the suite's indexed pattern of the same element count */
   memset(&p, 0, sizeof(p));
   p.name = "Vector -> Indexed (DOUBLE)";
@@ -145,6 +163,17 @@ static void suite(double batch_s, int batches)
   dl_type_indexed(N_ELEMS, bl, idx, D(), &p.dt);
   p.sc = p.dc = 1;
   if (prepare(&p, 2 * N_ELEMS * es, 0, (size_t)(idx[N_ELEMS - 1] + 1) * es, 0))
+    measure(&p, batch_s, batches, dli_copy_last_route());
+  release(&p);
+
+  /* the indexed pattern on both sides, built apart */
+  memset(&p, 0, sizeof(p));
+  p.name = "Indexed -> Indexed (DOUBLE)";
+  dl_type_indexed(N_ELEMS, bl, idx, D(), &p.st);
+  dl_type_indexed(N_ELEMS, bl, idx, D(), &p.dt);
+  p.sc = p.dc = 1;
+  if (prepare(&p, (size_t)(idx[N_ELEMS - 1] + 1) * es, 0, (size_t)(idx[N_ELEMS - 1] + 1) * es,
+              0))
     measure(&p, batch_s, batches, dli_copy_last_route());
   release(&p);
   free(idx);

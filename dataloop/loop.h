@@ -198,6 +198,13 @@ DLI_HIDDEN int dli_bounds_struct(dl_count n, const dli_bounds *blocks,
 /* span of j * step for j in [0, n), n >= 1 */
 DLI_HIDDEN int dli_span(dl_count n, dl_aint step, dl_aint *lo, dl_aint *hi);
 
+/* ---- alike types (same.c) ---- */
+/* whether a and b (committed) place every packed byte at the same offset
+   from their buffers, for any count: the same type, or trees alike in
+   every field that places bytes, with at most `budget` array entries
+   compared (beyond it: false) */
+DLI_HIDDEN bool dli_type_same_places(const dl_type *a, const dl_type *b, size_t budget);
+
 /* ---- disjointness (disjoint.c) ---- */
 /* l is regular all the way down (contiguous and vector levels over a
    vector leaf) and its leaf blocks never overlap even with `widen` bytes

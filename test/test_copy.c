@@ -1,6 +1,6 @@
 /* Type-to-type copies (dl_copy, dl_segment_copy) against the typemap
  * model: random pairs of layouts, whole and in shuffled byte ranges, each
- * route (dense side, lockstep, chunked) seen to fire, memory outside the
+ * route (dense side, lockstep, chunked, twin) seen to fire, memory outside the
  * destination's data untouched, and every error; long blocks at every
  * distance near a multiple of 4 KiB, those glibc copies slowly made in
  * pieces. */
@@ -128,7 +128,7 @@ static void model_store(const side *d, char *origin, const char *in,
   }
 }
 
-static long routes[4];
+static long routes[5];
 
 static int by_disp(const void *x, const void *y)
 {
@@ -216,11 +216,18 @@ START_TEST(random_pairs)
   memset(routes, 0, sizeof(routes));
   for (int it = 0; it < n; it++) {
     side a, b;
-    int mode = (int)rng_range(&r, 0, 3);
+    int mode = (int)rng_range(&r, 0, 4);
     /* chunks of the chunked route from one byte up, or the default */
     dli_copy_force_chunk(it % 3 ? (size_t)rng_range(&r, 1, 5000) : 0);
+    rng again = r;
     side_random(&a, &r);
-    if (mode == 0) {
+    if (mode == 4) {
+      /* a type built alike from the same draws (the twin route), its
+         memory drawn anew */
+      side_random(&b, &again);
+      for (size_t i = 0; i < b.len; i++)
+        b.mem[i] = (char)rng_next(&r);
+    } else if (mode == 0) {
       side_random(&b, &r);          /* sizes differ: truncation or a tail */
     } else if (a.size == 0) {
       side_random(&b, &r);
@@ -253,6 +260,7 @@ START_TEST(random_pairs)
   ck_assert_int_gt(routes[DLI_COPY_DENSE], 0);
   ck_assert_int_gt(routes[DLI_COPY_LOCKSTEP], 0);
   ck_assert_int_gt(routes[DLI_COPY_CHUNKED], 0);
+  ck_assert_int_gt(routes[DLI_COPY_TWIN], 0);
 }
 END_TEST
 
@@ -302,6 +310,110 @@ START_TEST(routes_fire)
   dl_type_free(&dense);
   free(mem);
   free(back);
+}
+END_TEST
+
+/* a face of a cube of doubles as the rma benchmark's YZ face (x fixed):
+   n x n single doubles, n * 8 and n * n * 8 bytes apart; stride_y
+   bytes between rows instead where not 0 */
+static dl_type *yz_face(int n, dl_aint stride_y)
+{
+  dl_type *col, *face;
+  ck_assert_int_eq(dl_type_hvector(n, 1, stride_y ? stride_y : n * 8, dl_builtin(DL_DOUBLE),
+                                   &col), DL_OK);
+  ck_assert_int_eq(dl_type_hvector(n, 1, (dl_aint)n * n * 8, col, &face), DL_OK);
+  ck_assert_int_eq(dl_type_commit(face), DL_OK);
+  dl_type_free(&col);
+  return face;
+}
+
+/* dl_copy of one face of a cube into another through types a and b, each
+   byte of the destination cube checked: the face's doubles from the
+   source, the rest as it was; the route it took */
+static int copy_face(dl_type *a, dl_type *b, int n, dl_count count, size_t forced_chunk)
+{
+  size_t len = (size_t)n * n * n * 8 + 64;
+  double *src = malloc(len), *dst = malloc(len), *was = malloc(len);
+  for (size_t i = 0; i < len / 8; i++) {
+    src[i] = (double)i;
+    dst[i] = was[i] = -(double)i;
+  }
+  size_t copied;
+  dli_copy_force_chunk(forced_chunk);
+  ck_assert_int_eq(dl_copy(src + 3, count, a, dst + 5, count, b, &copied), DL_OK);
+  dli_copy_force_chunk(0);
+  int route = dli_copy_last_route();
+  ck_assert_uint_eq(copied, (size_t)count * n * n * 8);
+  for (size_t i = 0; i < len / 8; i++) {
+    /* the face's doubles lie at (z * n + y) * n from the start, each
+       copy of the face one double on (an extent of 8 bytes: the faces
+       of count copies are x = 0 .. count - 1) */
+    size_t at = i - 5, x = at % n, zy = at / n;
+    bool in = i >= 5 && x < (size_t)count && zy < (size_t)n * n;
+    double want = in ? src[3 + at] : was[i];
+    ck_assert_msg(dst[i] == want, "double %zu: %g, want %g (route %d)", i, dst[i], want,
+                  route);
+  }
+  free(src);
+  free(dst);
+  free(was);
+  return route;
+}
+
+/* Types alike on both sides (the same one, or two built alike) copy block
+   to block, and only they; the bytes are those of the other routes. */
+START_TEST(twins)
+{
+  const int n = 32;
+  dl_type *a = yz_face(n, 0), *b = yz_face(n, 0), *c = yz_face(n, 16 * 8);
+  dl_type *ra, *rb;
+  ck_assert_int_eq(dl_type_resized(a, 0, 8, &ra), DL_OK);
+  ck_assert_int_eq(dl_type_resized(b, 0, 8, &rb), DL_OK);
+  ck_assert_int_eq(dl_type_commit(ra), DL_OK);
+  ck_assert_int_eq(dl_type_commit(rb), DL_OK);
+  ck_assert_int_eq(copy_face(a, a, n, 1, 0), DLI_COPY_TWIN);
+  ck_assert_int_eq(copy_face(a, b, n, 1, 0), DLI_COPY_TWIN);
+  ck_assert_int_eq(copy_face(ra, rb, n, 3, 0), DLI_COPY_TWIN);
+  dli_copy_force_route(DLI_COPY_CHUNKED);
+  ck_assert_int_eq(copy_face(a, b, n, 1, 100), DLI_COPY_CHUNKED);
+  ck_assert_int_eq(copy_face(ra, rb, n, 3, 0), DLI_COPY_CHUNKED);
+  dli_copy_force_route(0);
+  /* the extents differ (resized): not alike */
+  ck_assert(!dli_copy_twins(a, ra, (size_t)n * n * 8));
+  ck_assert(dli_copy_twins(ra, rb, (size_t)n * n * 8));
+  /* rows 16 doubles apart against n: not alike, by the strided route */
+  ck_assert(!dli_copy_twins(a, c, (size_t)n * n * 8));
+  size_t copied;
+  char *m1 = malloc((size_t)n * n * n * 8), *m2 = malloc((size_t)n * n * n * 8);
+  ck_assert_int_eq(dl_copy(m1, 1, a, m2, 1, c, &copied), DL_OK);
+  ck_assert_int_ne(dli_copy_last_route(), DLI_COPY_TWIN);
+  free(m1);
+  free(m2);
+  /* 5000 scattered bytes, built twice alike: their 5000 offsets exceed a
+     budget of 256 + 5000 / 4 entries, so they are not compared; the
+     same type needs no comparing */
+  rng r = {seed ^ 22};
+  dl_count *d = malloc(5000 * sizeof(*d));
+  for (int i = 0; i < 5000; i++)     /* gaps at random: no pattern to fold */
+    d[i] = (i ? d[i - 1] : 0) + rng_range(&r, 1, 9);
+  dl_type *s1, *s2;
+  ck_assert_int_eq(dl_type_indexed_block(5000, 1, d, BYTE, &s1), DL_OK);
+  ck_assert_int_eq(dl_type_indexed_block(5000, 1, d, BYTE, &s2), DL_OK);
+  ck_assert_int_eq(dl_type_commit(s1), DL_OK);
+  ck_assert_int_eq(dl_type_commit(s2), DL_OK);
+  ck_assert(!dli_copy_twins(s1, s2, 5000));
+  ck_assert(dli_copy_twins(s1, s1, 5000));
+  ck_assert(dli_copy_twins(s1, s2, 5000 * 20));
+  /* one offset apart at the end, within the budget: not alike */
+  d[4999]++;
+  dl_type *s3;
+  ck_assert_int_eq(dl_type_indexed_block(5000, 1, d, BYTE, &s3), DL_OK);
+  ck_assert_int_eq(dl_type_commit(s3), DL_OK);
+  ck_assert(!dli_copy_twins(s1, s3, 5000 * 20));
+  free(d);
+  dl_type *all[] = {a, b, c, ra, rb, s1, s2, s3};
+  for (size_t i = 0; i < sizeof(all) / sizeof(*all); i++)
+    dl_type_free(&all[i]);
 }
 END_TEST
 
@@ -551,6 +663,7 @@ int main(void)
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, random_pairs);
   tcase_add_test(tc, routes_fire);
+  tcase_add_test(tc, twins);
   tcase_add_test(tc, interleaved_dense);
   tcase_add_test(tc, errors);
   tcase_add_test(tc, long_blocks);

@@ -610,6 +610,21 @@ START_TEST(rma_model_routes)
   dlp_rma_shape both = {.n = MIB, .k = 1, .k_origin = 1, .esize = 8, .origin_dense = true};
   map = dlp_rma_map_cost(&both);
   ck_assert(map > 104857.6 - 1 && map < 104857.6 + 1);
+  /* alike types on both sides: one pass block to block, a pack plus the
+     target's misses (131072 x 30 ns), 4.3 + 3.9 ms; the misses saved
+     landed still outweigh the move */
+  dlp_rma_shape twin = yz;
+  twin.twin = true;
+  map = dlp_rma_map_cost(&twin);
+  want = 131072 * 32.0 + 104857.6 + 131072 * 30.0;
+  ck_assert(map > want - 1 && map < want + 1);
+  ck_assert(dlp_rma_land_beats_map(&twin));
+  /* not far apart: the pack alone, and nothing to save by landing */
+  twin.far = twin.far_origin = false;
+  map = dlp_rma_map_cost(&twin);
+  want = 131072 * 2.0 + 104857.6;
+  ck_assert(map > want - 1 && map < want + 1);
+  ck_assert(!dlp_rma_land_beats_map(&twin));
   /* the same blocks not far apart: a pass is 367 us, against the move's
      213 us: still landed; with a move of 1 ms (L), copied */
   yz.far = yz.far_origin = false;

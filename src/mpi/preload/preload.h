@@ -237,6 +237,9 @@ typedef struct dlp_rma_shape {
   bool far, far_origin;  /* the target's (origin's) blocks lie far apart: a
                             cache line or more each, over more memory than
                             the last-level cache (each costs a miss) */
+  bool twin;             /* origin and target types alike: a copy into mapped
+                            memory moves each block straight across
+                            (dli_copy_twins), one pass instead of two */
 } dlp_rma_shape;
 /* the route of least predicted time among pack, blocks, pipeline and
    mpich; t: each route's prediction (ns; DIRECT infinite); *chunk: the

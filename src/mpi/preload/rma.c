@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/uio.h>
 #include "preload.h"
+#include "../../../actions/actions.h"   /* dli_copy_twins */
 
 enum { PUT, GET, ACC, GET_ACC };
 static const char *const call_names[2][4] = {
@@ -395,6 +396,7 @@ static dlp_rma_shape shape_of(const rma *x)
   s.k_origin = blocks_of(o);
   s.far = far_apart(&x->t, s.k);
   s.far_origin = far_apart(o, s.k_origin);
+  s.twin = (x->kind == PUT || x->kind == GET) && dli_copy_twins(o->t, x->t.t, x->n);
   return s;
 }
 

@@ -112,11 +112,19 @@ double dlp_rma_land_cost(const dlp_rma_shape *s, size_t *chunk)
 }
 
 /* the two passes of a copy into mapped memory: packing the origin and
-   unpacking into the target (0 for a dense side) */
+   unpacking into the target (0 for a dense side). Alike types take one,
+   block to block: a pack, and of the unpack only the misses of blocks
+   far apart (the two sides' blocks alike, each block meets a miss on
+   either side) */
 static void map_passes(const dlp_rma_model *md, const dlp_rma_shape *s, double *pack,
                        double *unpack)
 {
   double n = (double)s->n;
+  if (s->twin && !s->origin_dense) {
+    *pack = copy_cost(md, n, (double)s->k, s->far);
+    *unpack = s->far ? md->pf * (double)s->k : 0;
+    return;
+  }
   *pack = s->origin_dense ? 0 : copy_cost(md, n, (double)s->k_origin, s->far_origin);
   *unpack = s->k <= 1 ? 0 : copy_cost(md, n, (double)s->k, s->far);
 }

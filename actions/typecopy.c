@@ -200,11 +200,12 @@ static int copy_range(dl_segment *f, dl_segment *t, size_t first, size_t end)
   }
   if ((!forced_route || forced_route == DLI_COPY_TWIN) &&
       dli_copy_twins(f->type, t->type, end - first)) {
-    /* every byte lands at its own offset in the other buffer */
+    /* every byte lands at its own offset in the other buffer (the same
+       buffer: where it is already) */
     last_route = DLI_COPY_TWIN;
     dl_aint d = (dl_aint)(t->buf - f->buf);
     size_t e = end;
-    return dli_segment_run(f, first, &e, &dli_twin_action, &d, NULL);
+    return d == 0 ? DL_OK : dli_segment_run(f, first, &e, &dli_twin_action, &d, NULL);
   }
   /* the first batches of both sides decide the route, and are the first
      batches of the lockstep walk when it is taken */

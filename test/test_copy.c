@@ -378,6 +378,16 @@ START_TEST(twins)
   ck_assert_int_eq(copy_face(a, b, n, 1, 100), DLI_COPY_CHUNKED);
   ck_assert_int_eq(copy_face(ra, rb, n, 3, 0), DLI_COPY_CHUNKED);
   dli_copy_force_route(0);
+  /* onto itself: nothing changes */
+  size_t len = (size_t)n * n * n * 8, done;
+  double *self = malloc(len), *keep = malloc(len);
+  for (size_t i = 0; i < len / 8; i++)
+    self[i] = keep[i] = (double)(i * 7);
+  ck_assert_int_eq(dl_copy(self, 1, a, self, 1, b, &done), DL_OK);
+  ck_assert_int_eq(dli_copy_last_route(), DLI_COPY_TWIN);
+  ck_assert(done == (size_t)n * n * 8 && memcmp(self, keep, len) == 0);
+  free(self);
+  free(keep);
   /* the extents differ (resized): not alike */
   ck_assert(!dli_copy_twins(a, ra, (size_t)n * n * 8));
   ck_assert(dli_copy_twins(ra, rb, (size_t)n * n * 8));

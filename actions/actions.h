@@ -109,9 +109,11 @@ DLI_HIDDEN int dli_pack_args(const char *call, const dl_type *t, dl_count count,
 enum { DLI_COPY_DENSE = 1, DLI_COPY_LOCKSTEP, DLI_COPY_CHUNKED, DLI_COPY_TWIN };
 DLI_HIDDEN int dli_copy_last_route(void);
 /* whether a copy of `bytes` stream bytes between types a and b goes by
-   the twin route (unless forced otherwise): a and b alike
-   (dli_type_same_places), within a budget growing with the stream */
-DLI_HIDDEN bool dli_copy_twins(const dl_type *a, const dl_type *b, size_t bytes);
+   the twin route (unless forced otherwise): a and b alike but for a
+   constant *shift of a's bytes past b's (dli_type_same_places), within a
+   budget growing with the stream */
+DLI_HIDDEN bool dli_copy_twins(const dl_type *a, const dl_type *b, size_t bytes,
+                               dl_aint *shift);
 /* makes the calling thread's copies without a dense side take route
    (LOCKSTEP or CHUNKED; TWIN where both sides have one type; 0: chosen
    again: TWIN for one type, else by run length), for the benchmarks

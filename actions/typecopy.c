@@ -3,8 +3,8 @@
  * once per call (doc/design.md, "Copying type to type"):
  * - one side dense: the other side packs into, or unpacks from, its memory;
  * - one type on both sides (or two alike, dli_type_same_places): each
- *   block moves straight to its own offset in the other buffer (one walk,
- *   no stream between);
+ *   block moves straight to its own offset in the other buffer, shifted
+ *   alike (one walk, no stream between);
  * - long runs on both sides: both streams are walked in lockstep as iovec
  *   batches on the stack and each overlap of two runs is one memcpy;
  * - short runs: chunks of the stream are packed into a buffer of half a
@@ -58,9 +58,9 @@ static const dl_action pass_action = {pass_piece, pass_piece, pass_piece,
 /* a bounded segment whose data is not known to be inside its bounds is
    checked once for the whole range (a walk with an action that does
    nothing), so the batches below run unchecked */
-bool dli_copy_twins(const dl_type *a, const dl_type *b, size_t bytes)
+bool dli_copy_twins(const dl_type *a, const dl_type *b, size_t bytes, dl_aint *shift)
 {
-  return dli_type_same_places(a, b, TWIN_BUDGET + bytes / 4);
+  return dli_type_same_places(a, b, TWIN_BUDGET + bytes / 4, shift);
 }
 
 static int check_bounds(dl_segment *s, size_t first, size_t end)
@@ -198,12 +198,13 @@ static int copy_range(dl_segment *f, dl_segment *t, size_t first, size_t end)
     return dli_segment_run(o, first, &e, fd ? &dli_unpack_action : &dli_pack_action,
                            &cur, bulk);
   }
+  dl_aint shift;
   if ((!forced_route || forced_route == DLI_COPY_TWIN) &&
-      dli_copy_twins(f->type, t->type, end - first)) {
-    /* every byte lands at its own offset in the other buffer (the same
-       buffer: where it is already) */
+      dli_copy_twins(f->type, t->type, end - first, &shift)) {
+    /* every byte lands at its own offset in the other buffer, less the
+       shift (none, and the same buffer: where it is already) */
     last_route = DLI_COPY_TWIN;
-    dl_aint d = (dl_aint)(t->buf - f->buf);
+    dl_aint d = (dl_aint)(t->buf - f->buf - (uintptr_t)shift);
     size_t e = end;
     return d == 0 ? DL_OK : dli_segment_run(f, first, &e, &dli_twin_action, &d, NULL);
   }

@@ -150,6 +150,21 @@ static void suite(double batch_s, int batches)
     measure(&p, batch_s, batches, dli_copy_last_route());
   release(&p);
 
+  /* a halo exchange's faces as subarrays: the last interior YZ layer
+     (x = n - 2) of one cube into the ghost layer (x = 0) of another, the
+     two types alike but for their starts */
+  memset(&p, 0, sizeof(p));
+  p.name = "3D YZ subarray 254 -> 0 (DOUBLE)";
+  dl_count sizes[3] = {(dl_count)n, (dl_count)n, (dl_count)n},
+           sub[3] = {(dl_count)n, (dl_count)n, 1}, from[3] = {0, 0, (dl_count)n - 2},
+           to[3] = {0, 0, 0};
+  dl_type_subarray(3, sizes, sub, from, DL_ORDER_C, D(), &p.st);
+  dl_type_subarray(3, sizes, sub, to, DL_ORDER_C, D(), &p.dt);
+  p.sc = p.dc = 1;
+  if (prepare(&p, cube, 0, cube, 0))
+    measure(&p, batch_s, batches, dli_copy_last_route());
+  release(&p);
+
   /* vector to the suite's indexed pattern of the same element count */
   memset(&p, 0, sizeof(p));
   p.name = "Vector -> Indexed (DOUBLE)";

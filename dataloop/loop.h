@@ -200,10 +200,12 @@ DLI_HIDDEN int dli_span(dl_count n, dl_aint step, dl_aint *lo, dl_aint *hi);
 
 /* ---- alike types (same.c) ---- */
 /* whether a and b (committed) place every packed byte at the same offset
-   from their buffers, for any count: the same type, or trees alike in
-   every field that places bytes, with at most `budget` array entries
-   compared (beyond it: false) */
-DLI_HIDDEN bool dli_type_same_places(const dl_type *a, const dl_type *b, size_t budget);
+   from their buffers but for a constant *shift (a's past b's), for any
+   count: the same type, or trees alike in every field that places bytes
+   but their loops' offsets, and extents alike; at most `budget` array
+   entries compared (beyond it: false) */
+DLI_HIDDEN bool dli_type_same_places(const dl_type *a, const dl_type *b, size_t budget,
+                                     dl_aint *shift);
 
 /* ---- disjointness (disjoint.c) ---- */
 /* l is regular all the way down (contiguous and vector levels over a

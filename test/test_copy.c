@@ -221,10 +221,22 @@ START_TEST(random_pairs)
     dli_copy_force_chunk(it % 3 ? (size_t)rng_range(&r, 1, 5000) : 0);
     rng again = r;
     side_random(&a, &r);
+    dl_type *wrap = NULL;
     if (mode == 4) {
       /* a type built alike from the same draws (the twin route), its
-         memory drawn anew */
+         memory drawn anew; half of them displaced as a whole, which
+         shifts every byte alike */
       side_random(&b, &again);
+      dl_aint by = rng_range(&r, -64, 64);
+      if (rng_range(&r, 0, 1) &&
+          dl_type_hindexed_block(1, 1, &by, b.t, &wrap) == DL_OK &&
+          dl_type_commit(wrap) == DL_OK) {
+        b.t = wrap;
+        for (size_t i = 0; i < b.nruns; i++)
+          b.runs[i].disp += by;
+        free(b.mem);
+        side_mem(&b, &r);
+      }
       for (size_t i = 0; i < b.len; i++)
         b.mem[i] = (char)rng_next(&r);
     } else if (mode == 0) {
@@ -241,6 +253,7 @@ START_TEST(random_pairs)
       /* the other direction: into the random type */
       check_pair(&r, &b, &a);
     }
+    dl_type_free(&wrap);
     side_free(&a);
     side_free(&b);
   }
@@ -360,8 +373,36 @@ static int copy_face(dl_type *a, dl_type *b, int n, dl_count count, size_t force
   return route;
 }
 
-/* Types alike on both sides (the same one, or two built alike) copy block
-   to block, and only they; the bytes are those of the other routes. */
+/* dl_copy of (src, 1, a) into (dst, 1, b), memory of len bytes each,
+   against dl_pack then dl_unpack of the same: every byte of dst alike;
+   the route dl_copy took */
+static int copy_staged(dl_type *a, dl_type *b, size_t len)
+{
+  char *src = malloc(len), *dst = malloc(len), *want = malloc(len);
+  size_t size, copied, pos = 0;
+  for (size_t i = 0; i < len; i++) {
+    src[i] = (char)(i * 7 + 1);
+    dst[i] = want[i] = (char)(i * 3);
+  }
+  ck_assert_int_eq(dl_pack_size(1, a, &size), DL_OK);
+  char *stage = malloc(size + 1);
+  ck_assert_int_eq(dl_pack(src, 1, a, stage, size, &pos), DL_OK);
+  pos = 0;
+  ck_assert_int_eq(dl_unpack(stage, size, &pos, want, 1, b), DL_OK);
+  ck_assert_int_eq(dl_copy(src, 1, a, dst, 1, b, &copied), DL_OK);
+  int route = dli_copy_last_route();
+  ck_assert_uint_eq(copied, size);
+  ck_assert_msg(memcmp(dst, want, len) == 0, "route %d: not the staged bytes", route);
+  free(src);
+  free(dst);
+  free(want);
+  free(stage);
+  return route;
+}
+
+/* Types alike on both sides (the same one, or two built alike, also but
+   for a shift) copy block to block, and only they; the bytes are those of
+   the other routes. */
 START_TEST(twins)
 {
   const int n = 32;
@@ -378,6 +419,7 @@ START_TEST(twins)
   ck_assert_int_eq(copy_face(a, b, n, 1, 100), DLI_COPY_CHUNKED);
   ck_assert_int_eq(copy_face(ra, rb, n, 3, 0), DLI_COPY_CHUNKED);
   dli_copy_force_route(0);
+  dl_aint sh;
   /* onto itself: nothing changes */
   size_t len = (size_t)n * n * n * 8, done;
   double *self = malloc(len), *keep = malloc(len);
@@ -389,10 +431,10 @@ START_TEST(twins)
   free(self);
   free(keep);
   /* the extents differ (resized): not alike */
-  ck_assert(!dli_copy_twins(a, ra, (size_t)n * n * 8));
-  ck_assert(dli_copy_twins(ra, rb, (size_t)n * n * 8));
+  ck_assert(!dli_copy_twins(a, ra, (size_t)n * n * 8, &sh));
+  ck_assert(dli_copy_twins(ra, rb, (size_t)n * n * 8, &sh));
   /* rows 16 doubles apart against n: not alike, by the strided route */
-  ck_assert(!dli_copy_twins(a, c, (size_t)n * n * 8));
+  ck_assert(!dli_copy_twins(a, c, (size_t)n * n * 8, &sh));
   size_t copied;
   char *m1 = malloc((size_t)n * n * n * 8), *m2 = malloc((size_t)n * n * n * 8);
   ck_assert_int_eq(dl_copy(m1, 1, a, m2, 1, c, &copied), DL_OK);
@@ -411,17 +453,64 @@ START_TEST(twins)
   ck_assert_int_eq(dl_type_indexed_block(5000, 1, d, BYTE, &s2), DL_OK);
   ck_assert_int_eq(dl_type_commit(s1), DL_OK);
   ck_assert_int_eq(dl_type_commit(s2), DL_OK);
-  ck_assert(!dli_copy_twins(s1, s2, 5000));
-  ck_assert(dli_copy_twins(s1, s1, 5000));
-  ck_assert(dli_copy_twins(s1, s2, 5000 * 20));
+  ck_assert(!dli_copy_twins(s1, s2, 5000, &sh));
+  ck_assert(dli_copy_twins(s1, s1, 5000, &sh));
+  ck_assert(dli_copy_twins(s1, s2, 5000 * 20, &sh));
   /* one offset apart at the end, within the budget: not alike */
   d[4999]++;
   dl_type *s3;
   ck_assert_int_eq(dl_type_indexed_block(5000, 1, d, BYTE, &s3), DL_OK);
   ck_assert_int_eq(dl_type_commit(s3), DL_OK);
-  ck_assert(!dli_copy_twins(s1, s3, 5000 * 20));
+  ck_assert(!dli_copy_twins(s1, s3, 5000 * 20, &sh));
   free(d);
-  dl_type *all[] = {a, b, c, ra, rb, s1, s2, s3};
+  /* the same face as subarrays of different starts (x = n - 2 into
+     x = 0): alike but for a shift */
+  dl_type *send, *ghost;
+  dl_count sizes[3] = {n, n, n}, sub[3] = {n, n, 1}, at[3] = {0, 0, n - 2}, at0[3] = {0};
+  ck_assert_int_eq(dl_type_subarray(3, sizes, sub, at, DL_ORDER_C, dl_builtin(DL_DOUBLE),
+                                    &send), DL_OK);
+  ck_assert_int_eq(dl_type_subarray(3, sizes, sub, at0, DL_ORDER_C, dl_builtin(DL_DOUBLE),
+                                    &ghost), DL_OK);
+  ck_assert_int_eq(dl_type_commit(send), DL_OK);
+  ck_assert_int_eq(dl_type_commit(ghost), DL_OK);
+  ck_assert(dli_copy_twins(send, ghost, (size_t)n * n * 8, &sh));
+  ck_assert_int_eq(sh, (n - 2) * 8);
+  ck_assert(dli_copy_twins(ghost, send, (size_t)n * n * 8, &sh));
+  ck_assert_int_eq(sh, -(n - 2) * 8);
+  /* by the twin route and against staging, both ways */
+  ck_assert_int_eq(copy_staged(send, ghost, (size_t)n * n * n * 8), DLI_COPY_TWIN);
+  ck_assert_int_eq(copy_staged(ghost, send, (size_t)n * n * n * 8), DLI_COPY_TWIN);
+  /* a struct whose two members shift apart (8 and 0 bytes), resized to
+     one extent: not alike */
+  dl_type *v4, *v8, *q1, *q2, *u1, *u2, *st1, *st2;
+  dl_aint eight = 8, zero = 0, at2[2] = {0, 100000};
+  dl_count ones[2] = {1, 1};
+  ck_assert_int_eq(dl_type_vector(1000, 1, 3, dl_builtin(DL_INT32), &v4), DL_OK);
+  ck_assert_int_eq(dl_type_vector(1000, 1, 5, dl_builtin(DL_INT64), &v8), DL_OK);
+  ck_assert_int_eq(dl_type_hindexed_block(1, 1, &eight, v4, &q1), DL_OK);
+  ck_assert_int_eq(dl_type_hindexed_block(1, 1, &zero, v4, &q2), DL_OK);
+  dl_type *ts1[2] = {q1, v8}, *ts2[2] = {q2, v8};
+  ck_assert_int_eq(dl_type_struct(2, ones, at2, ts1, &u1), DL_OK);
+  ck_assert_int_eq(dl_type_struct(2, ones, at2, ts2, &u2), DL_OK);
+  ck_assert_int_eq(dl_type_resized(u1, 0, 150000, &st1), DL_OK);
+  ck_assert_int_eq(dl_type_resized(u2, 0, 150000, &st2), DL_OK);
+  ck_assert_int_eq(dl_type_commit(st1), DL_OK);
+  ck_assert_int_eq(dl_type_commit(st2), DL_OK);
+  ck_assert(!dli_copy_twins(st1, st2, 12000, &sh));
+  ck_assert_int_ne(copy_staged(st1, st2, 150000), DLI_COPY_TWIN);
+  /* both members shifted alike (8 bytes): alike */
+  dl_type *ts3[2] = {q1, q1}, *ts4[2] = {q2, q2}, *u3, *u4, *st3, *st4;
+  ck_assert_int_eq(dl_type_struct(2, ones, at2, ts3, &u3), DL_OK);
+  ck_assert_int_eq(dl_type_struct(2, ones, at2, ts4, &u4), DL_OK);
+  ck_assert_int_eq(dl_type_resized(u3, 0, 150000, &st3), DL_OK);
+  ck_assert_int_eq(dl_type_resized(u4, 0, 150000, &st4), DL_OK);
+  ck_assert_int_eq(dl_type_commit(st3), DL_OK);
+  ck_assert_int_eq(dl_type_commit(st4), DL_OK);
+  ck_assert(dli_copy_twins(st3, st4, 8000, &sh));
+  ck_assert_int_eq(sh, 8);
+  ck_assert_int_eq(copy_staged(st3, st4, 150000), DLI_COPY_TWIN);
+  dl_type *all[] = {a, b, c, ra, rb, s1, s2, s3, send, ghost, v4, v8, q1, q2,
+                    u1, u2, st1, st2, u3, u4, st3, st4};
   for (size_t i = 0; i < sizeof(all) / sizeof(*all); i++)
     dl_type_free(&all[i]);
 }

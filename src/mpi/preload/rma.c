@@ -396,7 +396,8 @@ static dlp_rma_shape shape_of(const rma *x)
   s.k_origin = blocks_of(o);
   s.far = far_apart(&x->t, s.k);
   s.far_origin = far_apart(o, s.k_origin);
-  s.twin = (x->kind == PUT || x->kind == GET) && dli_copy_twins(o->t, x->t.t, x->n);
+  dl_aint shift;
+  s.twin = (x->kind == PUT || x->kind == GET) && dli_copy_twins(o->t, x->t.t, x->n, &shift);
   return s;
 }
 

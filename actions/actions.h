@@ -11,9 +11,9 @@
 DLI_HIDDEN extern const dl_action dli_pack_action;
 DLI_HIDDEN extern const dl_action dli_unpack_action;
 
-/* a copy between two buffers of one type (the twin route of typecopy.c):
-   state is a dl_aint, the destination's address less the source's; walk
-   the source's segment */
+/* a copy between buffers of two alike types (the twin route of
+   typecopy.c): state is a dl_aint, how far each destination byte lies
+   past its source byte; walk the source's segment */
 DLI_HIDDEN extern const dl_action dli_twin_action;
 
 struct dli_iov_state {
@@ -115,8 +115,8 @@ DLI_HIDDEN int dli_copy_last_route(void);
 DLI_HIDDEN bool dli_copy_twins(const dl_type *a, const dl_type *b, size_t bytes,
                                dl_aint *shift);
 /* makes the calling thread's copies without a dense side take route
-   (LOCKSTEP or CHUNKED; TWIN where both sides have one type; 0: chosen
-   again: TWIN for one type, else by run length), for the benchmarks
+   (LOCKSTEP or CHUNKED; TWIN where the types are alike; 0: chosen
+   again: TWIN for alike types, else by run length), for the benchmarks
    and the tests that compare routes */
 DLI_HIDDEN void dli_copy_force_route(int route);
 /* the staging chunk of the chunked route: half a core's L2 (tune.c);

@@ -55,14 +55,14 @@ static size_t pass_piece(void *st, const dl_piece *p)
 static const dl_action pass_action = {pass_piece, pass_piece, pass_piece,
                                       pass_piece};
 
-/* a bounded segment whose data is not known to be inside its bounds is
-   checked once for the whole range (a walk with an action that does
-   nothing), so the batches below run unchecked */
 bool dli_copy_twins(const dl_type *a, const dl_type *b, size_t bytes, dl_aint *shift)
 {
   return dli_type_same_places(a, b, TWIN_BUDGET + bytes / 4, shift);
 }
 
+/* a bounded segment whose data is not known to be inside its bounds is
+   checked once for the whole range (a walk with an action that does
+   nothing), so the batches below run unchecked */
 static int check_bounds(dl_segment *s, size_t first, size_t end)
 {
   if (!s->bounded || s->inside || first == end)

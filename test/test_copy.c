@@ -400,6 +400,20 @@ static int copy_staged(dl_type *a, dl_type *b, size_t len)
   return route;
 }
 
+/* a struct of members m0 and m1, 100,000 bytes apart, resized to an
+   extent of 150,000 bytes, committed */
+static dl_type *two_members(dl_type *m0, dl_type *m1)
+{
+  dl_count ones[2] = {1, 1};
+  dl_aint at[2] = {0, 100000};
+  dl_type *ms[2] = {m0, m1}, *s, *r;
+  ck_assert_int_eq(dl_type_struct(2, ones, at, ms, &s), DL_OK);
+  ck_assert_int_eq(dl_type_resized(s, 0, 150000, &r), DL_OK);
+  ck_assert_int_eq(dl_type_commit(r), DL_OK);
+  dl_type_free(&s);
+  return r;
+}
+
 /* Types alike on both sides (the same one, or two built alike, also but
    for a shift) copy block to block, and only they; the bytes are those of
    the other routes. */
@@ -482,35 +496,22 @@ START_TEST(twins)
   ck_assert_int_eq(copy_staged(ghost, send, (size_t)n * n * n * 8), DLI_COPY_TWIN);
   /* a struct whose two members shift apart (8 and 0 bytes), resized to
      one extent: not alike */
-  dl_type *v4, *v8, *q1, *q2, *u1, *u2, *st1, *st2;
-  dl_aint eight = 8, zero = 0, at2[2] = {0, 100000};
-  dl_count ones[2] = {1, 1};
+  dl_type *v4, *v8, *q1, *q2;
+  dl_aint eight = 8, zero = 0;
   ck_assert_int_eq(dl_type_vector(1000, 1, 3, dl_builtin(DL_INT32), &v4), DL_OK);
   ck_assert_int_eq(dl_type_vector(1000, 1, 5, dl_builtin(DL_INT64), &v8), DL_OK);
   ck_assert_int_eq(dl_type_hindexed_block(1, 1, &eight, v4, &q1), DL_OK);
   ck_assert_int_eq(dl_type_hindexed_block(1, 1, &zero, v4, &q2), DL_OK);
-  dl_type *ts1[2] = {q1, v8}, *ts2[2] = {q2, v8};
-  ck_assert_int_eq(dl_type_struct(2, ones, at2, ts1, &u1), DL_OK);
-  ck_assert_int_eq(dl_type_struct(2, ones, at2, ts2, &u2), DL_OK);
-  ck_assert_int_eq(dl_type_resized(u1, 0, 150000, &st1), DL_OK);
-  ck_assert_int_eq(dl_type_resized(u2, 0, 150000, &st2), DL_OK);
-  ck_assert_int_eq(dl_type_commit(st1), DL_OK);
-  ck_assert_int_eq(dl_type_commit(st2), DL_OK);
+  dl_type *st1 = two_members(q1, v8), *st2 = two_members(q2, v8);
   ck_assert(!dli_copy_twins(st1, st2, 12000, &sh));
   ck_assert_int_ne(copy_staged(st1, st2, 150000), DLI_COPY_TWIN);
   /* both members shifted alike (8 bytes): alike */
-  dl_type *ts3[2] = {q1, q1}, *ts4[2] = {q2, q2}, *u3, *u4, *st3, *st4;
-  ck_assert_int_eq(dl_type_struct(2, ones, at2, ts3, &u3), DL_OK);
-  ck_assert_int_eq(dl_type_struct(2, ones, at2, ts4, &u4), DL_OK);
-  ck_assert_int_eq(dl_type_resized(u3, 0, 150000, &st3), DL_OK);
-  ck_assert_int_eq(dl_type_resized(u4, 0, 150000, &st4), DL_OK);
-  ck_assert_int_eq(dl_type_commit(st3), DL_OK);
-  ck_assert_int_eq(dl_type_commit(st4), DL_OK);
+  dl_type *st3 = two_members(q1, q1), *st4 = two_members(q2, q2);
   ck_assert(dli_copy_twins(st3, st4, 8000, &sh));
   ck_assert_int_eq(sh, 8);
   ck_assert_int_eq(copy_staged(st3, st4, 150000), DLI_COPY_TWIN);
   dl_type *all[] = {a, b, c, ra, rb, s1, s2, s3, send, ghost, v4, v8, q1, q2,
-                    u1, u2, st1, st2, u3, u4, st3, st4};
+                    st1, st2, st3, st4};
   for (size_t i = 0; i < sizeof(all) / sizeof(*all); i++)
     dl_type_free(&all[i]);
 }

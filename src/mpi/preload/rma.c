@@ -396,8 +396,17 @@ static dlp_rma_shape shape_of(const rma *x)
   s.k_origin = blocks_of(o);
   s.far = far_apart(&x->t, s.k);
   s.far_origin = far_apart(o, s.k_origin);
+  return s;
+}
+
+/* the shape for weighing a copy into mapped memory, which alone compares
+   the two types (a cost growing with them) */
+static dlp_rma_shape map_shape_of(const rma *x)
+{
+  dlp_rma_shape s = shape_of(x);
   dl_aint shift;
-  s.twin = (x->kind == PUT || x->kind == GET) && dli_copy_twins(o->t, x->t.t, x->n, &shift);
+  s.twin = (x->kind == PUT || x->kind == GET) &&
+           dli_copy_twins(x->o.t, x->t.t, x->n, &shift);
   return s;
 }
 
@@ -442,7 +451,7 @@ static bool land_beats_copy(rma *x, bool req)
 {
   if (dlp_cfg()->map > 0 || !may_land(x, req))
     return false;
-  dlp_rma_shape s = shape_of(x);
+  dlp_rma_shape s = map_shape_of(x);
   if (!dlp_rma_land_beats_map(&s))
     return false;
   dlp_rma_land_cost(&s, &x->chunk);
@@ -711,7 +720,7 @@ int dlp_rma_predict(bool get, const void *buf, MPI_Count count, MPI_Datatype dt,
   rma x;
   if (describe(&x, &a) != MPI_SUCCESS || x.el == MPI_DATATYPE_NULL)
     return -1;
-  dlp_rma_shape s = shape_of(&x);
+  dlp_rma_shape s = map_shape_of(&x);
   t[DLP_RMA_LANDED] = dlp_rma_land_cost(&s, NULL);
   t[DLP_RMA_MAPPED] = dlp_rma_map_cost(&s);
   return predict(&x, t);

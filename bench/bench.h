@@ -118,6 +118,28 @@ FILE *bench_file_open(bench_file *bf);
 bool bench_file_commit(const char *prog, bench_file *bf, const char *path);
 /* releases bf without writing anything */
 void bench_file_drop(bench_file *bf);
+/* the options of the two-rank programs (dataloop-pingpong,
+   dataloop-rma-bench): --quick (the default; the caller's batch_s and
+   batches), --full (full_batches rounds of >= 50 ms), --filter NAME,
+   --out DIR, --unpack (dataloop-bench's, accepted and ignored); -h and
+   --help call usage(stdout, 0), anything else usage(stderr, 2) */
+typedef struct bench_pair_opts {
+  const char *filter, *out;
+  double batch_s;        /* minimum time of one timed batch */
+  int batches;           /* timed rounds */
+  bool full;
+} bench_pair_opts;
+void bench_pair_parse(int argc, char **argv, bench_pair_opts *o, int full_batches,
+                      void (*usage)(FILE *to, int code));
+/* MPI_Init on exactly two ranks (bench_two_ranks), then the output folder
+   made on rank 0 and agreed by both: 0 to go on, else the exit status
+   (MPI finalized) */
+int bench_pair_start(int *argc, char ***argv, const char *prog, const char *out,
+                     int *rank, int *peer);
+/* rank 0's two result files written as out/names[0] and out/names[1]
+   (bench_file_commit), and a line naming them; false when either failed */
+bool bench_pair_commit(const char *prog, bench_file bf[2], const char *out,
+                       const char *const names[2]);
 /* how many of the tests named names[0..] (NULL-terminated, or n of them
    when n >= 0) match filter; none: a message naming prog */
 int bench_count_matches(const char *prog, const char *const *names, int n,

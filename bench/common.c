@@ -301,6 +301,53 @@ bool bench_file_commit(const char *prog, bench_file *bf, const char *path)
   return ok;
 }
 
+void bench_pair_parse(int argc, char **argv, bench_pair_opts *o, int full_batches,
+                      void (*usage)(FILE *to, int code))
+{
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage(stdout, 0);
+    } else if (!strcmp(argv[i], "--full")) {
+      o->full = true;
+      o->batch_s = 0.05;
+      o->batches = full_batches;
+    } else if (!strcmp(argv[i], "--filter") && i + 1 < argc) {
+      o->filter = argv[++i];
+    } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+      o->out = argv[++i];
+    } else if (strcmp(argv[i], "--quick") && strcmp(argv[i], "--unpack")) {
+      usage(stderr, 2);
+    }
+  }
+}
+
+int bench_pair_start(int *argc, char ***argv, const char *prog, const char *out,
+                     int *rank, int *peer)
+{
+  if (!bench_two_ranks(argc, argv, prog, rank, peer))
+    return 2;
+  int dir_ok = *rank != 0 || bench_out_dir(prog, out);
+  MPI_Bcast(&dir_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (dir_ok)
+    return 0;
+  MPI_Finalize();
+  return 1;
+}
+
+bool bench_pair_commit(const char *prog, bench_file bf[2], const char *out,
+                       const char *const names[2])
+{
+  bool written = true;
+  for (int f = 0; f < 2; f++) {
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/%s", out, names[f]);
+    written &= bench_file_commit(prog, &bf[f], path);
+  }
+  if (written)
+    printf("results: %s/%s, %s/%s\n", out, names[0], out, names[1]);
+  return written;
+}
+
 int bench_count_matches(const char *prog, const char *const *names, int n,
                         const char *filter)
 {

@@ -57,12 +57,7 @@ enum { TAG = 17 };
    measured is how the choice serves a type in use, not its set-up */
 enum { WARM_TRIPS = 48 };
 
-typedef struct opts {
-  const char *filter, *out;
-  double batch_s;
-  int batches;
-  bool full;
-} opts;
+typedef bench_pair_opts opts;
 
 typedef struct stat3 {
   double med, lo, hi;    /* microseconds per round trip */
@@ -451,32 +446,13 @@ static void usage(FILE *to, int code)
 int main(int argc, char **argv)
 {
   opts o = {.out = BENCH_OUT_DEFAULT, .batch_s = 0.03, .batches = 5};
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      usage(stdout, 0);
-    } else if (!strcmp(argv[i], "--full")) {
-      o.full = true;
-      o.batch_s = 0.05;
-      o.batches = 21;
-    } else if (!strcmp(argv[i], "--filter") && i + 1 < argc) {
-      o.filter = argv[++i];
-    } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
-      o.out = argv[++i];
-    } else if (strcmp(argv[i], "--quick") && strcmp(argv[i], "--unpack")) {
-      usage(stderr, 2);
-    }
-  }
+  bench_pair_parse(argc, argv, &o, 21, usage);
   /* every rank checks its arguments alike, so both stop together */
   if (!bench_count_matches("dataloop-pingpong", patterns, -1, o.filter))
     return 1;
-  if (!bench_two_ranks(&argc, &argv, "dataloop-pingpong", &rank, &peer))
-    return 2;
-  int dir_ok = rank != 0 || bench_out_dir("dataloop-pingpong", o.out);
-  MPI_Bcast(&dir_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (!dir_ok) {
-    MPI_Finalize();
-    return 1;
-  }
+  int started = bench_pair_start(&argc, &argv, "dataloop-pingpong", o.out, &rank, &peer);
+  if (started)
+    return started;
   FILE *files[2] = {NULL, NULL};    /* pingpong.csv, pingpong-auto.csv */
   bench_file bf[2];
   if (rank == 0) {
@@ -508,15 +484,7 @@ int main(int argc, char **argv)
   }
   if (rank == 0) {
     static const char *const fname[2] = {"pingpong.csv", "pingpong-auto.csv"};
-    bool written = true;
-    for (int f = 0; f < 2; f++) {
-      char path[4200];
-      snprintf(path, sizeof(path), "%s/%s", o.out, fname[f]);
-      written &= bench_file_commit("dataloop-pingpong", &bf[f], path);
-    }
-    if (written)
-      printf("results: %s/pingpong.csv, %s/pingpong-auto.csv\n", o.out, o.out);
-    else
+    if (!bench_pair_commit("dataloop-pingpong", bf, o.out, fname))
       failed++;
   }
   MPI_Finalize();

@@ -61,12 +61,7 @@ enum { PUT, GET };
 enum { TAG_READY = 31, TAG_DONE };
 enum { CUBE = 256, FFT_DIM = 1024, POINTS = 1 << 20 };
 
-typedef struct opts {
-  const char *filter, *out;
-  double batch_s;
-  int batches;
-  bool full;
-} opts;
+typedef bench_pair_opts opts;
 
 typedef struct stat3 {
   double med, lo, hi;    /* microseconds per epoch */
@@ -636,21 +631,7 @@ static void usage(FILE *to, int code)
 int main(int argc, char **argv)
 {
   opts o = {.out = BENCH_OUT_DEFAULT, .batch_s = 0.01, .batches = 5};
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      usage(stdout, 0);
-    } else if (!strcmp(argv[i], "--full")) {
-      o.full = true;
-      o.batch_s = 0.05;
-      o.batches = 11;
-    } else if (!strcmp(argv[i], "--filter") && i + 1 < argc) {
-      o.filter = argv[++i];
-    } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
-      o.out = argv[++i];
-    } else if (strcmp(argv[i], "--quick") && strcmp(argv[i], "--unpack")) {
-      usage(stderr, 2);
-    }
-  }
+  bench_pair_parse(argc, argv, &o, 11, usage);
   const char *names[NPAT];
   for (int p = 0; p < NPAT; p++)
     names[p] = patterns[p].name;
@@ -658,14 +639,9 @@ int main(int argc, char **argv)
   if (!bench_count_matches("dataloop-rma-bench", names, NPAT, o.filter))
     return 1;
   int peer;
-  if (!bench_two_ranks(&argc, &argv, "dataloop-rma-bench", &rank, &peer))
-    return 2;
-  int dir_ok = rank != 0 || bench_out_dir("dataloop-rma-bench", o.out);
-  MPI_Bcast(&dir_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (!dir_ok) {
-    MPI_Finalize();
-    return 1;
-  }
+  int started = bench_pair_start(&argc, &argv, "dataloop-rma-bench", o.out, &rank, &peer);
+  if (started)
+    return started;
   FILE *files[2] = {NULL, NULL};    /* rma.csv, rma-auto.csv */
   bench_file bf[2];
   if (rank == 0) {
@@ -688,15 +664,7 @@ int main(int argc, char **argv)
       failed++;
   if (rank == 0) {
     static const char *const fname[2] = {"rma.csv", "rma-auto.csv"};
-    bool written = true;
-    for (int f = 0; f < 2; f++) {
-      char path[4200];
-      snprintf(path, sizeof(path), "%s/%s", o.out, fname[f]);
-      written &= bench_file_commit("dataloop-rma-bench", &bf[f], path);
-    }
-    if (written)
-      printf("results: %s/rma.csv, %s/rma-auto.csv\n", o.out, o.out);
-    else
+    if (!bench_pair_commit("dataloop-rma-bench", bf, o.out, fname))
       failed++;
   }
   MPI_Finalize();

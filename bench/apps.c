@@ -18,26 +18,32 @@ static const struct wrf *wrf_case(const btest *t)
   return strstr(t->name, "WRF x") ? &wrf_x : &wrf_y;
 }
 
-/* nine arrays in one allocation, 64-byte aligned, offsets in p.k[0..8] */
-static void wrf_layout(btest *t, const struct wrf *w)
+/* nine arrays in one allocation, 64-byte aligned, offsets in p->k[0..8]:
+   the manual loops' parameters; the allocation's bytes */
+static size_t wrf_params(const struct wrf *w, bparams *p)
 {
   size_t a2 = w->d1 * w->d3 * 4, a3 = a2 * w->d2, a4 = 2 * a3, at = 0;
   for (int m = 0; m < 9; m++) {
-    t->p.k[m] = at;
+    p->k[m] = at;
     at += m < 4 ? a2 : m < 7 ? a3 : a4;
     at = (at + 63) & ~(size_t)63;
   }
-  bench_alloc(t, at);
+  p->nx = w->d1;
+  p->ny = w->d2;
+  p->nz = w->d3;
+  p->k[9] = w->s1;
+  p->k[10] = w->s2;
+  p->k[11] = w->s3;
+  p->k[12] = w->i0;
+  p->k[13] = w->j0;
+  return at;
+}
+
+static void wrf_layout(btest *t, const struct wrf *w)
+{
+  bench_alloc(t, wrf_params(w, &t->p));
   t->origin = t->mem;
   t->count = 1;
-  t->p.nx = w->d1;
-  t->p.ny = w->d2;
-  t->p.nz = w->d3;
-  t->p.k[9] = w->s1;
-  t->p.k[10] = w->s2;
-  t->p.k[11] = w->s3;
-  t->p.k[12] = w->i0;
-  t->p.k[13] = w->j0;
   t->mpack = man_wrf_pack;
   t->munpack = man_wrf_unpack;
 }
@@ -145,6 +151,18 @@ static void wrf_sa_mpi(const struct wrf *w, const dl_aint *disp, MPI_Datatype *o
   MPI_Type_free(&a);
   MPI_Type_free(&b);
   MPI_Type_free(&c);
+}
+
+size_t bench_wrf_halo(bool x, size_t start, bparams *p, MPI_Datatype *type)
+{
+  struct wrf w = x ? wrf_x : wrf_y;
+  *(x ? &w.i0 : &w.j0) = start;
+  size_t len = wrf_params(&w, p);
+  dl_aint disp[9];
+  for (int m = 0; m < 9; m++)
+    disp[m] = (dl_aint)p->k[m];
+  wrf_sa_mpi(&w, disp, type);
+  return len;
 }
 
 static bool wrf_sa(btest *t)

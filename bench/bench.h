@@ -89,6 +89,11 @@ void bench_order(int round, int n, int *order);
    (int at 0, 3 doubles at 8, 16 chars at 32, 3 floats at 48) and 3
    doubles 16 bytes apart */
 void bench_small_types(dl_type **d1, MPI_Datatype *m1, dl_type **d2, MPI_Datatype *m2);
+/* WRF's halo (DDTBench's "2x2" case x, else y; bench/apps.c) as a
+   struct of nine subarrays, the strip of 3 starting at i = start (x) or
+   j = start (y): *type (committed) and the manual loops' *p (man_wrf_pack);
+   the bytes of the nine arrays' allocation */
+size_t bench_wrf_halo(bool x, size_t start, bparams *p, MPI_Datatype *type);
 /* whether a test's name holds filter (any case); a NULL filter matches */
 bool bench_matches(const char *name, const char *filter);
 /* MPI_Init for a program of exactly two ranks: this rank (*rank) and the

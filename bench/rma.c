@@ -7,7 +7,8 @@
  * Patterns: the three faces of a 256^3 cube of doubles, the last interior
  * layer of one cube put into the first (ghost) layer of the other (got
  * back too); the block a 2D FFT's transpose moves between two slabs;
- * SPECFEM3D-like points of 4 and 12 bytes at random places on one side and
+ * WRF's halo of nine arrays (DDTBench's x and y cases); SPECFEM3D-like
+ * points of 4 and 12 bytes at random places on one side and
  * consecutive on the other. Each under MPI_Win_fence (a fence closes every
  * epoch) and under MPI_Win_lock_all (an MPI_Win_flush closes every epoch),
  * in nine variants interleaved batch by batch:
@@ -166,6 +167,22 @@ static void fft(pattern *pt, const pentry *e)
   pt->bytes = (size_t)n * n * 16;
 }
 
+/* WRF's halo exchange (bench/apps.c; e->a: case x, else y): the
+   sender's strip of nine float arrays at DDTBench's place (i = 22, j = 7)
+   into the receiver's first (ghost) strip; a struct of subarrays, 12-byte
+   blocks (x) or 92-byte rows (y) */
+static void wrf(pattern *pt, const pentry *e)
+{
+  static const size_t send[2] = {7, 22};
+  int size = 0;
+  pt->o.memlen = bench_wrf_halo(e->a, send[e->a], &pt->o.p, &pt->o.type);
+  pt->t.memlen = bench_wrf_halo(e->a, 0, &pt->t.p, &pt->t.type);
+  pt->o.pack = pt->t.pack = man_wrf_pack;
+  pt->o.unpack = pt->t.unpack = man_wrf_unpack;
+  MPI_Type_size(pt->o.type, &size);
+  pt->bytes = (size_t)size;
+}
+
 /* e->b points of e->a floats (a SPECFEM3D scalar or 3-vector per grid
    point): distinct points of POINTS in random order on one side (the
    origin's: a gather; the target's, e->c: a scatter), consecutive on the
@@ -213,6 +230,8 @@ static const pentry patterns[] = {
   {"XZ face put", face, PUT, 1, 0, 0},
   {"YZ face put", face, PUT, 2, 0, 0},
   {"FFT transpose put", fft, PUT, 0, 0, 0},
+  {"WRF x halo put", wrf, PUT, 1, 0, 0},
+  {"WRF y halo put", wrf, PUT, 0, 0, 0},
   {"irregular 4B x100k gather put", points, PUT, 1, 100000, 0},
   {"irregular 4B x100k scatter put", points, PUT, 1, 100000, 1},
   {"irregular 12B x100k gather put", points, PUT, 3, 100000, 0},

@@ -190,6 +190,8 @@ void man_mg_pack(const bparams *p, const char *mem, char *out);
 void man_mg_unpack(const bparams *p, char *mem, const char *in);
 void man_atoms_pack(const bparams *p, const char *mem, char *out);
 void man_atoms_unpack(const bparams *p, char *mem, const char *in);
+void man_atoms_pick_pack(const bparams *p, const char *mem, char *out);
+void man_atoms_pick_unpack(const bparams *p, char *mem, const char *in);
 void man_fft_pack(const bparams *p, const char *mem, char *out);
 void man_fft_unpack(const bparams *p, char *mem, const char *in);
 /* dataloop-rma-bench: an FFT block read transposed, rows written; points */

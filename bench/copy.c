@@ -194,6 +194,32 @@ static void suite(double batch_s, int batches)
   free(idx);
   free(bl);
 
+  /* molecular dynamics atoms leaving a domain (dataloop-rma-bench's Atoms
+     exchange): one atom of each ten of 100,000 padded structs (a 4-byte
+     and a 52-byte block in 64 bytes) appended to another rank's array */
+  memset(&p, 0, sizeof(p));
+  p.name = "Atoms exchange (struct)";
+  const dl_count natoms = 100000, moved = natoms / 10;
+  dl_count bl4[4] = {1, 3, 3, 1}, *at = malloc(moved * sizeof(*at));
+  dl_aint dsp4[4] = {0, 8, 32, 56};
+  dl_type *mt4[4] = {dl_builtin(DL_INT32), D(), D(), dl_builtin(DL_INT32)}, *st4, *atom;
+  dl_type_struct(4, bl4, dsp4, mt4, &st4);
+  dl_type_resized(st4, 0, 64, &atom);
+  dl_type_free(&st4);
+  uint64_t xs = 0x2545f4914f6cdd1dull;
+  for (dl_count i = 0; i < moved; i++) {
+    xs ^= xs << 13; xs ^= xs >> 7; xs ^= xs << 17;
+    at[i] = i * 10 + (dl_count)(xs % 10);
+  }
+  dl_type_indexed_block(moved, 1, at, atom, &p.st);
+  dl_type_contiguous(moved, atom, &p.dt);
+  dl_type_free(&atom);
+  free(at);
+  p.sc = p.dc = 1;
+  if (prepare(&p, (size_t)natoms * 64, 0, (size_t)moved * 64, 0))
+    measure(&p, batch_s, batches, dli_copy_last_route());
+  release(&p);
+
   /* struct vector (one double, extent doubled, count N) to a vector */
   memset(&p, 0, sizeof(p));
   p.name = "Struct Vector -> Vector (DOUBLE)";

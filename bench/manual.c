@@ -369,26 +369,52 @@ struct atom {
   int32_t type;
 };
 
+static char *atom_pack(const struct atom *a, char *out)
+{
+  memcpy(out, &a->tag, 4);
+  memcpy(out + 4, a->x, 24);
+  memcpy(out + 28, a->v, 24);
+  memcpy(out + 52, &a->type, 4);
+  return out + 56;
+}
+
+static const char *atom_unpack(struct atom *a, const char *in)
+{
+  memcpy(&a->tag, in, 4);
+  memcpy(a->x, in + 4, 24);
+  memcpy(a->v, in + 28, 24);
+  memcpy(&a->type, in + 52, 4);
+  return in + 56;
+}
+
+/* n atoms from the k[0]-th on */
 void man_atoms_pack(const bparams *p, const char *mem, char *out)
 {
-  const struct atom *a = (const struct atom *)mem;
-  for (size_t i = 0; i < p->n; i++) {
-    memcpy(out, &a[i].tag, 4); out += 4;
-    memcpy(out, a[i].x, 24); out += 24;
-    memcpy(out, a[i].v, 24); out += 24;
-    memcpy(out, &a[i].type, 4); out += 4;
-  }
+  const struct atom *a = (const struct atom *)mem + p->k[0];
+  for (size_t i = 0; i < p->n; i++)
+    out = atom_pack(&a[i], out);
 }
 
 void man_atoms_unpack(const bparams *p, char *mem, const char *in)
 {
+  struct atom *a = (struct atom *)mem + p->k[0];
+  for (size_t i = 0; i < p->n; i++)
+    in = atom_unpack(&a[i], in);
+}
+
+/* the atoms at idx[0..nidx) (those leaving a domain, as LAMMPS exchanges) */
+void man_atoms_pick_pack(const bparams *p, const char *mem, char *out)
+{
+  const struct atom *a = (const struct atom *)mem;
+  for (size_t i = 0; i < p->nidx; i++)
+    out = atom_pack(&a[p->idx[i]], out);
+}
+
+void man_atoms_pick_unpack(const bparams *p, char *mem, const char *in)
+{
   struct atom *a = (struct atom *)mem;
-  for (size_t i = 0; i < p->n; i++) {
-    memcpy(&a[i].tag, in, 4); in += 4;
-    memcpy(a[i].x, in, 24); in += 24;
-    memcpy(a[i].v, in, 24); in += 24;
-    memcpy(&a[i].type, in, 4); in += 4;
-  }
+  for (size_t i = 0; i < p->nidx; i++)
+    in = atom_unpack(&a[p->idx[i]], in);
 }
 
 /* One-sided FFT transpose (dataloop-rma-bench): the n x n block of complex

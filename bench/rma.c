@@ -7,8 +7,8 @@
  * Patterns: the three faces of a 256^3 cube of doubles, the last interior
  * layer of one cube put into the first (ghost) layer of the other (got
  * back too); the block a 2D FFT's transpose moves between two slabs;
- * WRF's halo of nine arrays (DDTBench's x and y cases); SPECFEM3D-like
- * points of 4 and 12 bytes at random places on one side and
+ * WRF's halo of nine arrays (DDTBench's x and y cases); the atoms a
+ * molecular dynamics code moves to a neighbour; SPECFEM3D-like points of 4 and 12 bytes at random places on one side and
  * consecutive on the other. Each under MPI_Win_fence (a fence closes every
  * epoch) and under MPI_Win_lock_all (an MPI_Win_flush closes every epoch),
  * in nine variants interleaved batch by batch:
@@ -183,6 +183,61 @@ static void wrf(pattern *pt, const pentry *e)
   pt->bytes = (size_t)size;
 }
 
+/* molecular dynamics atoms, C structs {int tag; double x[3], v[3]; int
+   type;} with natural alignment (64-byte extent, 56 bytes of data; as
+   dataloop-bench's Atoms): n of them from `at` on, or at the indices of
+   idx (nidx of them) when idx is given */
+static void atom_side(side *s, size_t at, size_t n, const dl_count *idx, const int *disp,
+                      int nidx)
+{
+  int bl[4] = {1, 3, 3, 1};
+  MPI_Aint d[4] = {0, 8, 32, 56};
+  MPI_Datatype mt[4] = {MPI_INT, MPI_DOUBLE, MPI_DOUBLE, MPI_INT}, st, atom;
+  MPI_Type_create_struct(4, bl, d, mt, &st);
+  MPI_Type_create_resized(st, 0, 64, &atom);
+  s->memlen = n * 64;
+  s->off = at * 64;
+  if (idx) {
+    s->p.idx = idx;
+    s->p.nidx = (size_t)nidx;
+    s->pack = man_atoms_pick_pack;
+    s->unpack = man_atoms_pick_unpack;
+    MPI_Type_create_indexed_block(nidx, 1, disp, atom, &s->type);
+  } else {
+    s->p.n = n - at;
+    s->p.k[0] = at;
+    s->pack = man_atoms_pack;
+    s->unpack = man_atoms_unpack;
+    MPI_Type_contiguous((int)(n - at), atom, &s->type);
+  }
+  MPI_Type_commit(&s->type);
+  MPI_Type_free(&st);
+  MPI_Type_free(&atom);
+}
+
+/* LAMMPS-like exchange: e->b atoms leaving rank 0's domain, one in each
+   group of ten of its e->a atoms (sorted, as a scan finds them),
+   appended to the e->a - e->b atoms rank 1 keeps */
+static void atoms(pattern *pt, const pentry *e)
+{
+  const int n = e->a, nb = e->b;
+  pt->idx = malloc(sizeof(dl_count) * (size_t)nb);
+  pt->disp = malloc(sizeof(int) * (size_t)nb);
+  if (!pt->idx || !pt->disp) {
+    fprintf(stderr, "out of memory for %s\n", pt->name);
+    exit(1);
+  }
+  uint64_t x = 0x2545f4914f6cdd1dull;
+  for (int i = 0; i < nb; i++) {
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    pt->disp[i] = i * (n / nb) + (int)(x % (uint64_t)(n / nb));
+    pt->idx[i] = pt->disp[i];
+  }
+  atom_side(&pt->o, 0, (size_t)n, pt->idx, pt->disp, nb);
+  atom_side(&pt->t, (size_t)(n - nb), (size_t)n, NULL, NULL, 0);
+  pt->bytes = (size_t)nb * 56;
+}
+
 /* e->b points of e->a floats (a SPECFEM3D scalar or 3-vector per grid
    point): distinct points of POINTS in random order on one side (the
    origin's: a gather; the target's, e->c: a scatter), consecutive on the
@@ -232,6 +287,7 @@ static const pentry patterns[] = {
   {"FFT transpose put", fft, PUT, 0, 0, 0},
   {"WRF x halo put", wrf, PUT, 1, 0, 0},
   {"WRF y halo put", wrf, PUT, 0, 0, 0},
+  {"Atoms exchange put", atoms, PUT, 100000, 10000, 0},
   {"irregular 4B x100k gather put", points, PUT, 1, 100000, 0},
   {"irregular 4B x100k scatter put", points, PUT, 1, 100000, 1},
   {"irregular 12B x100k gather put", points, PUT, 3, 100000, 0},

@@ -5,13 +5,83 @@
 #include <string.h>
 #include "build.h"
 
+/* Elements that are short leaves of separate blocks (a padded struct's
+   members) are spread into one leaf of all their blocks: the walker then
+   hands the kernels one leaf, not one leaf per element. Up to SPREAD_PER
+   blocks an element, SPREAD_MAX blocks in all (the offsets cost 16 bytes
+   a block). */
+enum { SPREAD_PER = 4, SPREAD_MAX = 1 << 20 };
+
+/* the blocks of spreading k merged blocks from raw index `from`, or 0 */
+static dl_count spread_blocks(const dli_blocks *s, dl_count from, dl_count k, dli_elem e)
+{
+  const dli_loop *r = e.loop;
+  if (!r->leaf || r->kind == DLI_CONTIG || r->count > SPREAD_PER)
+    return 0;
+  dli_blkit it = {.s = s, .i = from};
+  dl_count n = 0, total;
+  for (dl_count i = 0; i < k; i++) {
+    dl_aint off;
+    dl_count len;
+    if (!dli_blkit_next(&it, &off, &len) || __builtin_add_overflow(n, len, &n))
+      return 0;
+  }
+  return __builtin_mul_overflow(n, r->count, &total) || total > SPREAD_MAX ? 0 : total;
+}
+
+static dl_aint leaf_block_off(const dli_loop *r, dl_count q)
+{
+  return r->offset + (r->kind == DLI_VECTOR ? q * r->stride : r->offs[q]);
+}
+
+/* the total blocks of the k merged blocks from `from`, each element's
+   blocks in turn, as a list over the leaf's basic unit */
+static int mk_spread(dli_build *b, const dli_blocks *s, dl_count from, dl_count k,
+                     dl_count total, dli_elem e, const dli_loop **out)
+{
+  const dli_loop *r = e.loop;
+  dl_aint *o = dli_build_alloc(b, (size_t)total * sizeof(dl_aint));
+  dl_count *lens = dli_build_alloc(b, (size_t)total * sizeof(dl_count));
+  dli_loop *u = dli_build_node(b);
+  if (!o || !lens || !u)
+    return DL_ERR_NOMEM;
+  int unit = r->unit ? r->unit : 1;
+  for (dl_count q = 0; q < r->count; q++)
+    if (dli_block_bytes(r, q) % unit != 0)
+      unit = 1;
+  dli_blkit it = {.s = s, .i = from};
+  dl_count at = 0;
+  for (dl_count i = 0; i < k; i++) {
+    dl_aint off, base;
+    dl_count len;
+    if (!dli_blkit_next(&it, &off, &len))
+      return it.rc ? it.rc : DL_ERR_ARG;
+    for (dl_count j = 0; j < len; j++) {
+      if (__builtin_mul_overflow(j, e.extent, &base) || __builtin_add_overflow(base, off, &base))
+        return DL_ERR_OVERFLOW;
+      for (dl_count q = 0; q < r->count; q++, at++) {
+        if (__builtin_add_overflow(base, leaf_block_off(r, q), &o[at]))
+          return DL_ERR_OVERFLOW;
+        lens[at] = dli_block_bytes(r, q) / unit;
+      }
+    }
+  }
+  *u = (dli_loop){.kind = DLI_CONTIG, .leaf = 1, .unit = (uint8_t)unit,
+                  .depth = 1, .count = unit, .size = unit, .tub = unit};
+  return dli_mk_blocks(b, total, lens, o, (dli_elem){u, unit, unit}, out);
+}
+
 /* the blocks from raw index `from` on (k merged blocks), as one INDEXED or
-   BLOCKINDEXED loop; a leaf over bytes when the element is a dense run */
+   BLOCKINDEXED loop; a leaf over bytes when the element is a dense run or
+   spreads */
 static int mk_plain(dli_build *b, const dli_blocks *s, dl_count from, dl_count k,
                     dli_elem e, const dli_loop **out)
 {
   const dli_loop *r = e.loop;
   bool dense = dli_is_dense(r), tiles = dense && e.extent == e.size;
+  dl_count spread = dense ? 0 : spread_blocks(s, from, k, e);
+  if (spread)
+    return mk_spread(b, s, from, k, spread, e, out);
   dli_loop *l = dli_build_node(b);
   dl_aint *o = dli_build_alloc(b, (size_t)k * sizeof(dl_aint));
   dl_count *pre = dli_build_alloc(b, (size_t)(k + 1) * sizeof(dl_count));

@@ -877,6 +877,99 @@ START_TEST(periodic_lengths)
 }
 END_TEST
 
+/* a padded struct of nm members, int32s and doubles in turn, 1-8 bytes
+   apart (so a leaf of nm blocks over bytes), resized to an extent past its
+   data; its model in *m */
+static dl_type *padded_struct(rng *r, int nm, model **m)
+{
+  dl_count bl[8];
+  dl_aint d[8], at = 0;
+  dl_type *ty[8], *st, *el;
+  model *mt[8];
+  for (int i = 0; i < nm; i++) {
+    bool dbl = i % 2;
+    bl[i] = rng_range(r, 1, 3);
+    d[i] = at;
+    ty[i] = dl_builtin(dbl ? DL_DOUBLE : DL_INT32);
+    mt[i] = model_builtin(dbl ? 8 : 4, dbl ? 8 : 4);
+    at += bl[i] * (dbl ? 8 : 4) + rng_range(r, 1, 8);
+  }
+  dl_aint ext = (at + rng_range(r, 0, 16) + 7) / 8 * 8;
+  ck_assert_int_eq(dl_type_struct(nm, bl, d, ty, &st), DL_OK);
+  ck_assert_int_eq(dl_type_resized(st, 0, ext, &el), DL_OK);
+  model *sm = model_struct(nm, bl, d, mt);
+  *m = model_resized(sm, 0, ext);
+  model_free(sm);
+  for (int i = 0; i < nm; i++)
+    model_free(mt[i]);
+  dl_type_free(&st);
+  return el;
+}
+
+/* Elements that are short leaves of separate blocks (padded structs),
+   placed by the indexed family, are spread into one leaf of all their
+   blocks (dataloop/indexed.c); with five blocks an element they stay the
+   indexed loop's child. Slots one to nb apart, each gap longer than the
+   last, so that no list is evenly spaced or periodic; in either
+   direction. Bytes against the model, whole, in pieces and unpacked. */
+START_TEST(spread_elements)
+{
+  rng r = {seed ^ 0x5b7e};
+  for (int trial = 0; trial < test_scaled(300); trial++) {
+    int nm = (int)rng_range(&r, 2, 5), ctor = trial % 3;
+    dl_count nb = rng_range(&r, 3, 150), bls[150], slot[150], pos = 0;
+    dl_aint bytes[150];
+    model *em, *m;
+    dl_type *el = padded_struct(&r, nm, &em), *t;
+    dl_aint ext = model_extent(em);
+    bool down = rng_next(&r) % 2;
+    for (dl_count i = 0; i < nb; i++) {
+      pos += i + 1;
+      slot[i] = (down ? -pos : pos) * 3;     /* in extents; blocks of up to 3 */
+      bls[i] = ctor == 1 ? 1 : rng_range(&r, 1, 3);
+      bytes[i] = slot[i] * ext;
+    }
+    if (ctor == 0)
+      ck_assert_int_eq(dl_type_hindexed(nb, bls, bytes, el, &t), DL_OK);
+    else if (ctor == 1)
+      ck_assert_int_eq(dl_type_indexed_block(nb, 1, slot, el, &t), DL_OK);
+    else
+      ck_assert_int_eq(dl_type_indexed(nb, bls, slot, el, &t), DL_OK);
+    ck_assert_int_eq(dl_type_commit(t), DL_OK);
+    m = model_hindexed(nb, bls, bytes, em);
+    char desc[96];
+    snprintf(desc, sizeof(desc), "seed %llu trial %d: %d members, %lld blocks, ctor %d",
+             (unsigned long long)seed, trial, nm, (long long)nb, ctor);
+    const dli_loop *l = t->loop;
+    if (nm <= 4)
+      ck_assert_msg(l->leaf, "%s: not spread", desc);
+    else
+      ck_assert_msg(!l->leaf && l->child && l->child->leaf && l->child->count == nm,
+                    "%s: spread", desc);
+    check_model_bytes(&r, t, m, true, desc);
+    model_free(m);
+    model_free(em);
+    dl_type_free(&t);
+    dl_type_free(&el);
+  }
+  /* past 2^20 blocks in all: the element stays a child */
+  model *em;
+  dl_type *el = padded_struct(&r, 4, &em), *t;
+  dl_count n = (1 << 18) + 1, *at = malloc((size_t)n * sizeof(dl_count));
+  for (dl_count i = 0, p = 0; i < n; i++, p += rng_range(&r, 2, 5))
+    at[i] = p;                  /* gaps at random: no period to fold */
+  ck_assert_int_eq(dl_type_indexed_block(n, 1, at, el, &t), DL_OK);
+  ck_assert(!t->loop->leaf && t->loop->child->leaf);
+  dl_type_free(&t);
+  ck_assert_int_eq(dl_type_indexed_block(n - 1, 1, at, el, &t), DL_OK);
+  ck_assert(t->loop->leaf || t->loop->fuse);
+  dl_type_free(&t);
+  free(at);
+  model_free(em);
+  dl_type_free(&el);
+}
+END_TEST
+
 /* Gathers and scatters of small blocks at random places: their leaf keeps
    a 4-byte copy of its offsets (offs32), which the kernels read, and
    packing 4- and 8-byte blocks assembles 16 bytes of the stream at a time;
@@ -1841,6 +1934,7 @@ int main(void)
   tcase_add_test(tc, copy_classes);
   tcase_add_test(tc, transposes);
   tcase_add_test(tc, periodic_lengths);
+  tcase_add_test(tc, spread_elements);
   tcase_add_test(tc, gathers);
   tcase_add_test(tc, few_blocks);
   tcase_add_test(tc, interleaved);

@@ -8,8 +8,8 @@
 /* Elements that are short leaves of separate blocks (a padded struct's
    members) are spread into one leaf of all their blocks: the walker then
    hands the kernels one leaf, not one leaf per element. Up to SPREAD_PER
-   blocks an element, SPREAD_MAX blocks in all (the offsets cost 16 bytes
-   a block). */
+   blocks an element, SPREAD_MAX blocks in all (a block costs up to 20
+   bytes of offsets and prefix sums). */
 enum { SPREAD_PER = 4, SPREAD_MAX = 1 << 20 };
 
 /* the blocks of spreading k merged blocks from raw index `from`, or 0 */

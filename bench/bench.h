@@ -94,6 +94,10 @@ void bench_small_types(dl_type **d1, MPI_Datatype *m1, dl_type **d2, MPI_Datatyp
    j = start (y): *type (committed) and the manual loops' *p (man_wrf_pack);
    the bytes of the nine arrays' allocation */
 size_t bench_wrf_halo(bool x, size_t start, bparams *p, MPI_Datatype *type);
+/* the atoms leaving a molecular dynamics domain: one at random in each
+   group of n / moved of n atoms, in order (as a scan finds them), their
+   indices in at[0..moved) (the same ones in every program and run) */
+void bench_atoms_leaving(dl_count n, dl_count moved, dl_count *at);
 /* whether a test's name holds filter (any case); a NULL filter matches */
 bool bench_matches(const char *name, const char *filter);
 /* MPI_Init for a program of exactly two ranks: this rank (*rank) and the

@@ -301,6 +301,16 @@ bool bench_file_commit(const char *prog, bench_file *bf, const char *path)
   return ok;
 }
 
+void bench_atoms_leaving(dl_count n, dl_count moved, dl_count *at)
+{
+  uint64_t x = 0x2545f4914f6cdd1dull;
+  dl_count group = n / moved;
+  for (dl_count i = 0; i < moved; i++) {
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    at[i] = i * group + (dl_count)(x % (uint64_t)group);
+  }
+}
+
 void bench_pair_parse(int argc, char **argv, bench_pair_opts *o, int full_batches,
                       void (*usage)(FILE *to, int code))
 {

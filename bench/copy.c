@@ -206,11 +206,7 @@ static void suite(double batch_s, int batches)
   dl_type_struct(4, bl4, dsp4, mt4, &st4);
   dl_type_resized(st4, 0, 64, &atom);
   dl_type_free(&st4);
-  uint64_t xs = 0x2545f4914f6cdd1dull;
-  for (dl_count i = 0; i < moved; i++) {
-    xs ^= xs << 13; xs ^= xs >> 7; xs ^= xs << 17;
-    at[i] = i * 10 + (dl_count)(xs % 10);
-  }
+  bench_atoms_leaving(natoms, moved, at);
   dl_type_indexed_block(moved, 1, at, atom, &p.st);
   dl_type_contiguous(moved, atom, &p.dt);
   dl_type_free(&atom);

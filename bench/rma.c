@@ -8,8 +8,9 @@
  * layer of one cube put into the first (ghost) layer of the other (got
  * back too); the block a 2D FFT's transpose moves between two slabs;
  * WRF's halo of nine arrays (DDTBench's x and y cases); the atoms a
- * molecular dynamics code moves to a neighbour; SPECFEM3D-like points of 4 and 12 bytes at random places on one side and
- * consecutive on the other. Each under MPI_Win_fence (a fence closes every
+ * molecular dynamics code moves to a neighbour; SPECFEM3D-like points of
+ * 4 and 12 bytes at random places on one side and consecutive on the
+ * other. Each under MPI_Win_fence (a fence closes every
  * epoch) and under MPI_Win_lock_all (an MPI_Win_flush closes every epoch),
  * in nine variants interleaved batch by batch:
  *   manual    hand-written pack loop, one contiguous PMPI_Put into a
@@ -216,8 +217,7 @@ static void atom_side(side *s, size_t at, size_t n, const dl_count *idx, const i
 }
 
 /* LAMMPS-like exchange: e->b atoms leaving rank 0's domain, one in each
-   group of ten of its e->a atoms (sorted, as a scan finds them),
-   appended to the e->a - e->b atoms rank 1 keeps */
+   group of ten of its e->a atoms (bench_atoms_leaving), appended to the e->a - e->b atoms rank 1 keeps */
 static void atoms(pattern *pt, const pentry *e)
 {
   const int n = e->a, nb = e->b;
@@ -227,12 +227,9 @@ static void atoms(pattern *pt, const pentry *e)
     fprintf(stderr, "out of memory for %s\n", pt->name);
     exit(1);
   }
-  uint64_t x = 0x2545f4914f6cdd1dull;
-  for (int i = 0; i < nb; i++) {
-    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-    pt->disp[i] = i * (n / nb) + (int)(x % (uint64_t)(n / nb));
-    pt->idx[i] = pt->disp[i];
-  }
+  bench_atoms_leaving(n, nb, pt->idx);
+  for (int i = 0; i < nb; i++)
+    pt->disp[i] = (int)pt->idx[i];
   atom_side(&pt->o, 0, (size_t)n, pt->idx, pt->disp, nb);
   atom_side(&pt->t, (size_t)(n - nb), (size_t)n, NULL, NULL, 0);
   pt->bytes = (size_t)nb * 56;

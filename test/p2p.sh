@@ -25,6 +25,9 @@ run() {
 pre="-genv DL_EXPECT_PRELOAD 1 -genv LD_PRELOAD $lib"
 run -genv DL_EXPECT_PRELOAD 0
 run $pre -genv DL_FORBID_ROUTES pipeline
+# the default mode counts messages of a chunk or more (DL_STATS_FILE's
+# long=, by which the MPICH suites choose where to run the pipeline mode)
+run $pre -genv DL_PIPELINE_CHUNK 5000 -genv DL_FORBID_ROUTES pipeline
 run $pre -genv DL_PIPELINE 1 -genv DL_EXPECT_ROUTES pipeline
 run $pre -genv DL_PIPELINE 1 -genv DL_PIPELINE_CHUNK 5000 -genv DL_PIPELINE_RING 2 \
     -genv DL_EXPECT_ROUTES pipeline

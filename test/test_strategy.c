@@ -647,7 +647,7 @@ START_TEST(counts_across_threads)
 {
   unsigned long long before[DLP_N_COUNTS], after[DLP_N_COUNTS];
   ck_assert_int_eq(dl_preload_counts(before, DLP_N_COUNTS), DLP_N_COUNTS);
-  int what[4] = {DLP_N_PACK, DLP_N_UNPACK, DLP_N_PACK, DLP_N_COPY};
+  int what[4] = {DLP_N_PACK, DLP_N_UNPACK, DLP_N_PACK, DLP_N_LONG};
   pthread_t th[4];
   for (int i = 0; i < 4; i++)
     ck_assert_int_eq(pthread_create(&th[i], NULL, count_some, &what[i]), 0);
@@ -657,7 +657,7 @@ START_TEST(counts_across_threads)
   dl_preload_counts(after, DLP_N_COUNTS);
   ck_assert_uint_eq(after[DLP_N_PACK] - before[DLP_N_PACK], 2000);
   ck_assert_uint_eq(after[DLP_N_UNPACK] - before[DLP_N_UNPACK], 1001);
-  ck_assert_uint_eq(after[DLP_N_COPY] - before[DLP_N_COPY], 1000);
+  ck_assert_uint_eq(after[DLP_N_LONG] - before[DLP_N_LONG], 1000);
   ck_assert_uint_eq(after[DLP_N_SEND], before[DLP_N_SEND]);
 }
 END_TEST

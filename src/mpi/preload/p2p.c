@@ -9,13 +9,46 @@
  * transfer, so MPI_Get_count and MPI_Get_elements with the user's type,
  * truncation and cancellation are MPICH's own. Predefined types and dense
  * data go to MPICH as they are, with no copy; so do MPI_PROC_NULL peers
- * and arguments MPICH must judge (a negative count, a null type). */
+ * and arguments MPICH must judge (a negative count, a null type, a peer
+ * outside the group). MPICH judges a derived type's call before anything
+ * moves: the same call to MPI_PROC_NULL, which checks every argument but
+ * the peer and moves nothing (an uncommitted type, a bad tag or
+ * communicator get MPICH's error through MPICH's handler call). */
 #include <limits.h>
 #include <stdlib.h>
 #include "preload.h"
 
-/* one side of a call: MPI_SUCCESS, DLP_PASS (MPICH's business) or an
-   error class */
+/* MPICH raised an error on the caller's arguments (its handler was
+   called): op->raised holds the code to return */
+enum { RAISED = -2 };
+
+/* whether peer names a process of comm's (remote) group, or any */
+static bool peer_ok(int peer, bool recv, MPI_Comm comm)
+{
+  int inter = 0, size = 0;
+  if (recv && peer == MPI_ANY_SOURCE)
+    return true;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
+      (inter ? PMPI_Comm_remote_size(comm, &size) : PMPI_Comm_size(comm, &size)) !=
+          MPI_SUCCESS)
+    return false;
+  return peer >= 0 && peer < size;
+}
+
+/* MPICH's checks of the call, with MPI_PROC_NULL for the peer */
+static int judge(bool recv, const void *buf, MPI_Count count, MPI_Datatype dt, int tag,
+                 MPI_Comm comm)
+{
+  MPI_Status st;
+  if (count <= INT_MAX)
+    return recv ? PMPI_Recv((void *)buf, (int)count, dt, MPI_PROC_NULL, tag, comm, &st)
+                : PMPI_Send(buf, (int)count, dt, MPI_PROC_NULL, tag, comm);
+  return recv ? PMPI_Recv_c((void *)buf, count, dt, MPI_PROC_NULL, tag, comm, &st)
+              : PMPI_Send_c(buf, count, dt, MPI_PROC_NULL, tag, comm);
+}
+
+/* one side of a call: MPI_SUCCESS, DLP_PASS (MPICH's business), RAISED
+   or an error class */
 static int op_init(dlp_op *op, bool recv, const void *buf, MPI_Count count,
                    MPI_Datatype dt, int peer, int tag, MPI_Comm comm, int mode)
 {
@@ -24,8 +57,15 @@ static int op_init(dlp_op *op, bool recv, const void *buf, MPI_Count count,
   if (peer == MPI_PROC_NULL)
     return DLP_PASS;
   int rc = dlp_data_get(buf, count, dt, &op->d);
-  if (rc == MPI_SUCCESS && !op->d.named)
-    dlp_count(recv ? DLP_N_RECV : DLP_N_SEND);
+  if (rc == MPI_SUCCESS && op->d.bytes >= dlp_chunk())
+    dlp_count(DLP_N_LONG);
+  if (rc != MPI_SUCCESS || op->d.named)
+    return rc;
+  if (!peer_ok(peer, recv, comm))
+    return DLP_PASS;
+  if ((op->raised = judge(recv, buf, count, dt, tag, comm)) != MPI_SUCCESS)
+    return RAISED;
+  dlp_count(recv ? DLP_N_RECV : DLP_N_SEND);
   return rc;
 }
 
@@ -76,6 +116,79 @@ static int run(dlp_op *op, MPI_Status *status)
   return rc;
 }
 
+/* receives the chunks of a stream after its first, from source with tag,
+   into chunk (of a chunk's bytes), until the short last one */
+static int drain_stream(void *chunk, int source, int tag, MPI_Comm comm)
+{
+  size_t c = dlp_chunk(), got = c;
+  while (got == c) {
+    MPI_Request q;
+    MPI_Status st;
+    int idx, rc = dlp_irecv_as(chunk, (MPI_Count)c, MPI_BYTE, source, tag, comm, &q);
+    if (rc == MPI_SUCCESS)
+      rc = dlp_block_any(1, &q, &idx, &st);
+    if (rc != MPI_SUCCESS)
+      return rc;
+    got = dlp_status_bytes(&st);
+  }
+  return MPI_SUCCESS;
+}
+
+/* A blocking receive matches its message first (MPI_Mprobe), so that a
+   message longer than the buffer never reaches MPICH's completion calls,
+   which raise every error on MPI_COMM_WORLD's handler: MPICH's MPI_Recv
+   raises a truncation on the receive's communicator. A message that fits
+   is received as the route says (MPI_Imrecv); a longer one arrives whole
+   in staging memory, the buffer gets its first bytes, and MPI_ERR_TRUNCATE
+   goes to the communicator's handler. In the pipeline mode a receive of a
+   chunk or more is the stream module's, and a shorter one probes without
+   blocking, moving the rank's streams between probes. */
+static int recv_matched(dlp_op *op, MPI_Status *status)
+{
+  const dlp_stream_module *m = dlp_streams();
+  if (m && op->d.bytes >= dlp_chunk())
+    return run(op, status);
+  MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
+  int rc, found = 0;
+  if (!m)
+    rc = PMPI_Mprobe(op->peer, op->tag, op->comm, &op->msg, st);
+  else
+    while ((rc = PMPI_Improbe(op->peer, op->tag, op->comm, &found, &op->msg, st)) ==
+               MPI_SUCCESS && !found)
+      if ((m = dlp_streams_busy()))
+        m->progress();
+  if (rc != MPI_SUCCESS)
+    return rc;               /* raised by MPICH, on the communicator */
+  MPI_Count n = 0;
+  if (PMPI_Get_count_c(st, MPI_BYTE, &n) != MPI_SUCCESS || n < 0)
+    n = 0;
+  op->matched = true;
+  if ((size_t)n <= op->d.bytes)
+    return run(op, status);
+  void *whole = dlp_stage_get((size_t)n);
+  if (!whole) {
+    /* the message must leave the queue all the same */
+    char none;
+    PMPI_Mrecv(&none, 0, MPI_BYTE, &op->msg, MPI_STATUS_IGNORE);
+    return dlp_raise(op->comm, MPI_ERR_NO_MEM);
+  }
+  rc = n <= INT_MAX ? PMPI_Mrecv(whole, (int)n, MPI_BYTE, &op->msg, st)
+                    : PMPI_Mrecv_c(whole, n, MPI_BYTE, &op->msg, st);
+  if (rc == MPI_SUCCESS) {
+    dlp_stage_in(&op->d, whole, op->d.bytes);
+    /* a stream's first chunk: its other chunks leave the queue too */
+    if (m && (size_t)n == dlp_chunk())
+      rc = drain_stream(whole, st->MPI_SOURCE, st->MPI_TAG, op->comm);
+    PMPI_Status_set_elements_x(st, MPI_BYTE, (MPI_Count)op->d.bytes);
+  }
+  dlp_stage_put(whole);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return dlp_raise_msg(op->comm, MPI_ERR_TRUNCATE,
+                       "MPI_Recv: a message of %lld bytes into a buffer of %zu",
+                       (long long)n, op->d.bytes);
+}
+
 static int start(dlp_op *op, MPI_Request *req)
 {
   dlp_choice c;
@@ -92,6 +205,8 @@ static int send_common(const void *buf, MPI_Count count, MPI_Datatype dt, int de
   int rc = op_init(&op, false, buf, count, dt, dest, tag, comm, mode);
   if (rc == DLP_PASS || plain(&op, rc))
     return dlp_send_as(buf, count, dt, dest, tag, comm, mode);
+  if (rc == RAISED)
+    return op.raised;
   if (rc)
     return dlp_raise(comm, rc);
   return run(&op, MPI_STATUS_IGNORE);
@@ -104,6 +219,8 @@ static int isend_common(const void *buf, MPI_Count count, MPI_Datatype dt, int d
   int rc = req ? op_init(&op, false, buf, count, dt, dest, tag, comm, mode) : DLP_PASS;
   if (rc == DLP_PASS || plain(&op, rc))
     return dlp_isend_as(buf, count, dt, dest, tag, comm, mode, req);
+  if (rc == RAISED)
+    return op.raised;
   if (rc)
     return dlp_raise(comm, rc);
   return start(&op, req);
@@ -119,9 +236,11 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int
   rc = op_init(&op, true, buf, count, dt, src, tag, comm, DLP_STANDARD);
   if (rc == DLP_PASS || plain(&op, rc))
     return dlp_recv_as(buf, count, dt, src, tag, comm, status);
+  if (rc == RAISED)
+    return op.raised;
   if (rc)
     return dlp_raise(comm, rc);
-  return run(&op, status);
+  return recv_matched(&op, status);
 }
 
 static int irecv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
@@ -134,6 +253,8 @@ static int irecv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, in
   rc = req ? op_init(&op, true, buf, count, dt, src, tag, comm, DLP_STANDARD) : DLP_PASS;
   if (rc == DLP_PASS || plain(&op, rc))
     return dlp_irecv_as(buf, count, dt, src, tag, comm, req);
+  if (rc == RAISED)
+    return op.raised;
   if (rc)
     return dlp_raise(comm, rc);
   return start(&op, req);
@@ -151,12 +272,24 @@ static int sendrecv_as(const void *sb, MPI_Count sc, MPI_Datatype st, int dest,
   return PMPI_Sendrecv_c(sb, sc, st, dest, stag, rb, rc, rt, src, rtag, comm, status);
 }
 
-/* both sides started, the receive first (a message to oneself cannot wait
-   for itself), then waited for */
+/* both sides started, then waited for: in the pipeline mode the receive
+   first (a message to oneself cannot wait for itself). A sendrecv to oneself is two messages
+   too, never a copy from buffer to buffer: a receive the program posted
+   before, which the interposer may not see (a persistent one, or one
+   posted through PMPI_Irecv by a library or MPICH's Fortran bindings),
+   must match the send first */
 static int sendrecv_ops(dlp_op *s, dlp_op *r, MPI_Status *status)
 {
   MPI_Request q[2];
-  int rc = start(r, &q[0]);
+  int rc;
+  if (!dlp_streams() || r->d.bytes < dlp_chunk()) {
+    /* the send first, then the receive matched as a blocking one's */
+    if ((rc = start(s, &q[1])) != MPI_SUCCESS)
+      return rc;
+    int rr = recv_matched(r, status), rs = dlp_wait(&q[1], MPI_STATUS_IGNORE);
+    return rr ? rr : rs;
+  }
+  rc = start(r, &q[0]);
   if (rc)
     return rc;
   rc = start(s, &q[1]);
@@ -167,42 +300,6 @@ static int sendrecv_ops(dlp_op *s, dlp_op *r, MPI_Status *status)
   }
   int rr = dlp_wait(&q[0], status), rs = dlp_wait(&q[1], MPI_STATUS_IGNORE);
   return rr ? rr : rs;
-}
-
-/* a sendrecv to oneself whose receive can only match its own send (no
-   message of oneself is waiting that it could match first, no stream is
-   sending there): dataloop copies type to type (dl_copy), nothing staged.
-   true when it did, *rc its code and status filled */
-static bool self_copy(const dlp_op *s, const dlp_op *r, MPI_Status *status, int *rc)
-{
-  int me, inter = 1, waiting = 1;
-  const dlp_stream_module *m = dlp_streams();
-  if ((s->d.named && r->d.named) || s->d.bytes != r->d.bytes ||
-      PMPI_Comm_test_inter(s->comm, &inter) != MPI_SUCCESS || inter ||
-      PMPI_Comm_rank(s->comm, &me) != MPI_SUCCESS || s->peer != me ||
-      (r->peer != me && r->peer != MPI_ANY_SOURCE) ||
-      (r->tag != s->tag && r->tag != MPI_ANY_TAG) ||
-      (m && m->blocked(s->peer, s->tag, s->comm)) ||
-      PMPI_Iprobe(r->peer, r->tag, r->comm, &waiting, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
-      waiting)
-    return false;
-  size_t copied = 0;
-  dlp_detail_clear();
-  int dlrc = dl_copy(s->d.buf, s->d.count, s->d.t, r->d.buf, r->d.count, r->d.t, &copied);
-  if (dlrc) {
-    *rc = dlp_raise_dl(s->comm, "MPI_Sendrecv", dlp_class_of(dlrc), dlrc);
-    return true;
-  }
-  dlp_count(DLP_N_COPY);
-  if (status != MPI_STATUS_IGNORE) {
-    status->MPI_SOURCE = me;
-    status->MPI_TAG = s->tag;
-    status->MPI_ERROR = MPI_SUCCESS;
-    PMPI_Status_set_elements_x(status, MPI_BYTE, (MPI_Count)copied);
-    PMPI_Status_set_cancelled(status, 0);
-  }
-  *rc = MPI_SUCCESS;
-  return true;
 }
 
 static int sendrecv_common(const void *sbuf, MPI_Count scount, MPI_Datatype stype,
@@ -217,16 +314,18 @@ static int sendrecv_common(const void *sbuf, MPI_Count scount, MPI_Datatype styp
   }
   dlp_op s, r;
   int es = op_init(&s, false, sbuf, scount, stype, dest, stag, comm, DLP_STANDARD);
+  if (es == RAISED)
+    return s.raised;
   int er = op_init(&r, true, rbuf, rcount, rtype, src, rtag, comm, DLP_STANDARD);
-  bool judge = (es == DLP_PASS && dest != MPI_PROC_NULL) ||
-               (er == DLP_PASS && src != MPI_PROC_NULL);
-  if (judge || (plain(&s, es) && plain(&r, er)))
+  if (er == RAISED)
+    return r.raised;
+  bool mpich_judges = (es == DLP_PASS && dest != MPI_PROC_NULL) ||
+                      (er == DLP_PASS && src != MPI_PROC_NULL);
+  if (mpich_judges || (plain(&s, es) && plain(&r, er)))
     return sendrecv_as(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag,
                        comm, status);
   if (es > 0 || er > 0)
     return dlp_raise(comm, es > 0 ? es : er);
-  if (es == MPI_SUCCESS && er == MPI_SUCCESS && self_copy(&s, &r, status, &rc))
-    return rc;
   /* a null peer's side is MPICH's blocking call (MPICH 4.0.2's MPI_Irecv
      from MPI_PROC_NULL completes with source 0 and tag 0 in its status) */
   if (er == DLP_PASS) {
@@ -234,7 +333,7 @@ static int sendrecv_common(const void *sbuf, MPI_Count scount, MPI_Datatype styp
     return rc ? rc : dlp_recv_as(rbuf, rcount, rtype, src, rtag, comm, status);
   }
   if (es == DLP_PASS) {
-    rc = run(&r, status);
+    rc = recv_matched(&r, status);
     int sc = dlp_send_as(sbuf, scount, stype, dest, stag, comm, DLP_STANDARD);
     return rc ? rc : sc;
   }

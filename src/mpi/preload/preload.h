@@ -93,8 +93,11 @@ int dl_preload_rma_routes(unsigned long long *out, int n);
    calls (native and external32) and derived-type sends and receives
    (a sendrecv counts once on each side) that dataloop handled, waits
    that blocked in MPICH on requests of pipeline streams as well as their
-   own, and sendrecvs to oneself that dataloop copied type to type */
-enum { DLP_N_PACK, DLP_N_UNPACK, DLP_N_SEND, DLP_N_RECV, DLP_N_BLOCKED, DLP_N_COPY,
+   own, and point-to-point sends and receives of any type of a pipeline
+   chunk or more (those the pipeline mode treats as streams: where a run
+   counts none, its pipeline mode moves every message as the default mode
+   does) */
+enum { DLP_N_PACK, DLP_N_UNPACK, DLP_N_SEND, DLP_N_RECV, DLP_N_BLOCKED, DLP_N_LONG,
        DLP_N_COUNTS };
 DLI_HIDDEN void dlp_count(int what);
 /* exported: copies the first n counts (at most DLP_N_COUNTS) to out and
@@ -316,6 +319,8 @@ DLI_HIDDEN int dlp_recv_as(void *buf, MPI_Count count, MPI_Datatype dt, int src,
                            int tag, MPI_Comm comm, MPI_Status *st);
 DLI_HIDDEN int dlp_irecv_as(void *buf, MPI_Count count, MPI_Datatype dt, int src,
                             int tag, MPI_Comm comm, MPI_Request *req);
+DLI_HIDDEN int dlp_imrecv_as(void *buf, MPI_Count count, MPI_Datatype dt,
+                             MPI_Message *msg, MPI_Request *req);
 
 /* ---- operations and their routes (routes.c) ---- */
 typedef struct dlp_pipe dlp_pipe;
@@ -335,6 +340,10 @@ typedef struct dlp_op {
   const struct dlp_route *via;  /* its functions when not route's (a
                                    one-sided request, rma.c) */
   MPI_Win win;           /* a one-sided request's (peer: its target) */
+  int raised;            /* an error MPICH raised on the call's arguments */
+  bool matched;          /* a receive of msg, matched already (a blocking
+                            receive's: p2p.c) */
+  MPI_Message msg;
 } dlp_op;
 
 typedef struct dlp_route {

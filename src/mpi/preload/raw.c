@@ -58,3 +58,11 @@ int dlp_irecv_as(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
     return PMPI_Irecv(buf, (int)count, dt, src, tag, comm, req);
   return PMPI_Irecv_c(buf, count, dt, src, tag, comm, req);
 }
+
+int dlp_imrecv_as(void *buf, MPI_Count count, MPI_Datatype dt, MPI_Message *msg,
+                  MPI_Request *req)
+{
+  if (count <= INT_MAX)
+    return PMPI_Imrecv(buf, (int)count, dt, msg, req);
+  return PMPI_Imrecv_c(buf, count, dt, msg, req);
+}

@@ -20,6 +20,8 @@
 
 static int post(dlp_op *op, void *buf, MPI_Count n, MPI_Datatype dt)
 {
+  if (op->recv && op->matched)
+    return dlp_imrecv_as(buf, n, dt, &op->msg, &op->req);
   if (op->recv)
     return dlp_irecv_as(buf, n, dt, op->peer, op->tag, op->comm, &op->req);
   return dlp_isend_as(buf, n, dt, op->peer, op->tag, op->comm, op->mode, &op->req);
@@ -69,10 +71,10 @@ static bool cancelled(const MPI_Status *st)
 static int pack_finish(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_on)
 {
   *raise_on = MPI_COMM_NULL;
-  /* a truncated receive delivers what arrived (MPICH's status says how
-     much); a cancelled or failed one delivers nothing */
-  if (op->recv && (err == MPI_SUCCESS || dlp_class(err) == MPI_ERR_TRUNCATE) &&
-      !cancelled(st))
+  /* a truncated receive delivers nothing: MPICH's status then counts the
+     buffer's bytes, not what it wrote into the staging memory (which may be
+     nothing); a cancelled or failed one delivers nothing either */
+  if (op->recv && err == MPI_SUCCESS && !cancelled(st))
     dlp_stage_in(&op->d, op->stage, dlp_status_bytes(st));
   dlp_stage_put(op->stage);
   op->stage = NULL;

@@ -1,0 +1,136 @@
+/* Messages from one sender to one receiver on one communicator and tag
+ * are received in the order they were sent (MPI's non-overtaking rule),
+ * whatever calls send and receive them: standard, synchronous, buffered
+ * and nonblocking sends, persistent sends, MPI_Ibsend, predefined and
+ * derived types, short and long messages (long ones stream in the
+ * pipeline mode); plain, nonblocking, persistent, probed and matched
+ * receives. Each message's ints are (sequence, index) codes; every receive
+ * checks its count and every int. */
+#include "sem.h"
+
+#define K 96
+static const int sizes[] = {8, 40000, 3, 1000, 0, 70000, 17};
+#define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
+#define MAXN 70000
+
+static int code(int seq, int i)
+{
+  return seq * 100000 + i;
+}
+
+/* every other int of n */
+static MPI_Datatype strided(int n)
+{
+  MPI_Datatype t;
+  MPI_Type_vector(n, 1, 2, MPI_INT, &t);
+  MPI_Type_commit(&t);
+  return t;
+}
+
+static void sender(void)
+{
+  int bsize = 4 * (MAXN * 4 + MPI_BSEND_OVERHEAD);
+  void *bbuf = malloc((size_t)bsize);
+  MPI_Buffer_attach(bbuf, bsize);
+  int *mem[K];
+  MPI_Request q[K];
+  MPI_Datatype types[K];
+  int nq = 0;
+  for (int k = 0; k < K; k++) {
+    int n = sizes[k % NSIZES], how = k % 8;
+    /* ints 0 .. 2n-1 strided, 2n .. 3n-1 the same contiguous */
+    int *b = mem[k] = malloc(sizeof(int) * (size_t)(3 * n + 1)), *flat = b + 2 * n;
+    for (int i = 0; i < n; i++)
+      b[2 * i] = flat[i] = code(k, i);
+    types[k] = strided(n);
+    MPI_Request r = MPI_REQUEST_NULL;
+    switch (how) {
+    case 0: OK(MPI_Send(b, 1, types[k], 1, 9, MPI_COMM_WORLD)); break;
+    case 1: OK(MPI_Isend(b, 1, types[k], 1, 9, MPI_COMM_WORLD, &r)); break;
+    case 2: OK(MPI_Ssend(b, 1, types[k], 1, 9, MPI_COMM_WORLD)); break;
+    case 3: OK(MPI_Bsend(b, 1, types[k], 1, 9, MPI_COMM_WORLD)); break;
+    case 4:
+      OK(MPI_Send_init(b, 1, types[k], 1, 9, MPI_COMM_WORLD, &r));
+      OK(MPI_Start(&r));
+      OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+      OK(MPI_Request_free(&r));
+      break;
+    case 5: OK(MPI_Ibsend(b, 1, types[k], 1, 9, MPI_COMM_WORLD, &r)); break;
+    case 6: OK(MPI_Send(flat, n, MPI_INT, 1, 9, MPI_COMM_WORLD)); break;
+    default: OK(MPI_Isend(flat, n, MPI_INT, 1, 9, MPI_COMM_WORLD, &r)); break;
+    }
+    if (r != MPI_REQUEST_NULL)
+      q[nq++] = r;
+  }
+  static MPI_Status sts[K];
+  OK(MPI_Waitall(nq, q, sts));
+  for (int k = 0; k < K; k++) {
+    MPI_Type_free(&types[k]);
+    free(mem[k]);
+  }
+  MPI_Buffer_detach(&bbuf, &bsize);
+  free(bbuf);
+}
+
+static void check(int k, const int *b, int stride, const MPI_Status *st)
+{
+  int n = sizes[k % NSIZES], got = -1;
+  MPI_Get_count(st, MPI_INT, &got);
+  CHECK(got == n, "message %d: %d ints, %d sent", k, got, n);
+  for (int i = 0; i < n && i < got; i++)
+    if (b[i * stride] != code(k, i)) {
+      CHECK(0, "message %d, int %d: %d (message %d's int %d), %d sent", k, i,
+            b[i * stride], b[i * stride] / 100000, b[i * stride] % 100000, code(k, i));
+      return;
+    }
+}
+
+static void receiver(void)
+{
+  int *b = malloc(sizeof(int) * 2 * MAXN);
+  MPI_Datatype wide = strided(MAXN);
+  for (int k = 0; k < K; k++) {
+    MPI_Status st;
+    MPI_Request r;
+    MPI_Message m;
+    int stride = 1, how = k % 5;
+    switch (how) {
+    case 0: OK(MPI_Recv(b, MAXN, MPI_INT, 0, 9, MPI_COMM_WORLD, &st)); break;
+    case 1:
+      OK(MPI_Irecv(b, 1, wide, 0, 9, MPI_COMM_WORLD, &r));
+      OK(MPI_Wait(&r, &st));
+      stride = 2;
+      break;
+    case 2:
+      OK(MPI_Recv_init(b, 1, wide, 0, 9, MPI_COMM_WORLD, &r));
+      OK(MPI_Start(&r));
+      OK(MPI_Wait(&r, &st));
+      OK(MPI_Request_free(&r));
+      stride = 2;
+      break;
+    case 3:
+      OK(MPI_Probe(0, 9, MPI_COMM_WORLD, &st));
+      OK(MPI_Recv(b, 1, wide, 0, 9, MPI_COMM_WORLD, &st));
+      stride = 2;
+      break;
+    default:
+      OK(MPI_Mprobe(0, 9, MPI_COMM_WORLD, &m, &st));
+      OK(MPI_Mrecv(b, 1, wide, &m, &st));
+      stride = 2;
+      break;
+    }
+    check(k, b, stride, &st);
+  }
+  MPI_Type_free(&wide);
+  free(b);
+}
+
+int main(int argc, char **argv)
+{
+  sem_init(&argc, &argv);
+  if (sem_rank == 0)
+    sender();
+  else if (sem_rank == 1)
+    receiver();
+  return sem_finish("sem_order");
+}

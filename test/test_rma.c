@@ -1371,6 +1371,20 @@ static void range_errors(void)
     OK(MPI_Win_unlock(rank, w));
     OK(MPI_Win_free(&w));
   }
+  /* a negative target displacement is MPICH's to refuse (MPI_ERR_DISP),
+     preloaded or not */
+  MPI_Win w;
+  OK(MPI_Win_create(g + G, WL, 4, MPI_INFO_NULL, MPI_COMM_WORLD, &w));
+  MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
+  OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, tgt, 0, w));
+  int rc = MPI_Put(src, 4, MPI_INT, tgt, -4, 1, vec, w);
+  CHECK(cls(rc) == MPI_ERR_DISP, "MPI_Put of a vector at displacement -4: class %d, "
+        "not MPI_ERR_DISP", cls(rc));
+  rc = MPI_Get(fetch, 4, MPI_INT, tgt, -1, 1, vec, w);
+  CHECK(cls(rc) == MPI_ERR_DISP, "MPI_Get of a vector at displacement -1: class %d, "
+        "not MPI_ERR_DISP", cls(rc));
+  OK(MPI_Win_unlock(tgt, w));
+  OK(MPI_Win_free(&w));
   MPI_Errhandler_free(&mine);
   MPI_Type_free(&vec);
   MPI_Type_free(&below);

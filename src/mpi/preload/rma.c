@@ -558,7 +558,9 @@ static int describe(rma *x, const rma_args *a)
   x->operand = a->kind != GET && !(a->kind == GET_ACC && a->op == MPI_NO_OP);
   dlp_win *w = dlp_win_of(a->win);
   MPI_Aint size;
-  if (a->rank == MPI_PROC_NULL || !w || !dlp_win_target(w, a->rank, &size, &x->unit))
+  /* a negative displacement is MPICH's to refuse (MPI_ERR_DISP) */
+  if (a->rank == MPI_PROC_NULL || a->disp < 0 || !w ||
+      !dlp_win_target(w, a->rank, &size, &x->unit))
     return DLP_PASS;
   x->w = w;
   if (dlp_data_get(NULL, a->tcount, a->ttype, &x->t) != MPI_SUCCESS)

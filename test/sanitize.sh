@@ -33,8 +33,13 @@ exec "$@"
 EOS
 chmod +x run-test
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# fewer random draws when asked (TEST_SCALE: make check-asan TEST_SCALE=0.25)
+if [ -n "${TEST_SCALE:-}" ]; then
+  DL_TEST_SCALE=$TEST_SCALE
+  export DL_TEST_SCALE
+fi
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
-echo "== $dir: make check${tests:+ TESTS=$tests}"
+echo "== $dir: make check${tests:+ TESTS=$tests}${TEST_SCALE:+ (DL_TEST_SCALE=$TEST_SCALE)}"
 if [ -n "$tests" ]; then
   ${MAKE:-make} -j"$jobs" check TESTS="$tests" \
     LOG_COMPILER=./run-test SH_LOG_COMPILER="./run-test /bin/sh" || status=$?

@@ -7,6 +7,7 @@
 #       [--mpich-lib DIR] [--work DIR] [--modes plain,default,pipeline,lib]
 #       [--suites datatype,pt2pt,coll,rma,io] [--only REGEX]
 #       [--dtp-divisor N] [--dtp-coll-divisor N] [--dtp-rma-divisor N] [--list]
+#       [--baseline FILE] [--record-baseline FILE] [--pipeline-all]
 #
 # Fetches MPICH's source with Debian's source package (fetch.sh; cached in
 # the work directory), writes the headers its configure would have made
@@ -24,7 +25,26 @@
 #             of DIR, an MPICH of the same ABI
 #
 # Without --modes: plain, then default and pipeline if --preload is given,
-# then lib if --mpich-lib is given. LIB, and the shared libraries of DIR
+# then lib if --mpich-lib is given.
+#
+# --baseline FILE: the plain mode's verdicts (and times) are read from
+# FILE, a recorded plain run (--record-baseline), instead of being run:
+# they depend only on MPICH and the programs. FILE must name the installed
+# MPICH's version (else the plain mode runs as usual, and the report says
+# why) and hold every selected line with the same command (else the run
+# fails: the selection changed, record the baseline again). A line that
+# the baseline says passes and that fails in another mode is run plainly
+# once more: if it fails plainly too, MPICH failed here this time and the
+# line is listed, not counted; otherwise the failure is dataloop's.
+# --record-baseline FILE writes FILE from this run's plain results (the
+# plain mode must be among the modes).
+#
+# The pipeline mode differs from the default mode only for messages of a
+# pipeline chunk or more (doc/mpi.md): each default run counts them on
+# every rank (DL_STATS_FILE, long=), and the pipeline mode runs only the
+# lines whose default run passed and counted one, or did not say (a rank
+# wrote no count); the others are reported as passing, the same run as
+# the default one. --pipeline-all runs every line in the pipeline mode. LIB, and the shared libraries of DIR
 # (*.so*, dereferenced: libmpich.so.12 and what it needs from there, such
 # as libdataloop.so.0, which its RUNPATH would find in DIR), are copied
 # into the work directory first, so that a rebuild of the project or of
@@ -126,6 +146,9 @@ list_only=0
 dtp_divisor=1
 dtp_coll_divisor=64
 dtp_rma_divisor=256
+baseline=""
+record_baseline=""
+pipeline_all=0
 default_time=180
 # a preloaded run of a line that passed plainly in P seconds gets
 # slack + factor * P seconds (at most its time limit): a hang costs a
@@ -165,6 +188,11 @@ while [ $# -gt 0 ]; do
   --dtp-rma-divisor) dtp_rma_divisor=${2:?}; shift 2 ;;
   --dtp-rma-divisor=*) dtp_rma_divisor=${1#*=}; shift ;;
   --list) list_only=1; shift ;;
+  --baseline) baseline=${2:?}; shift 2 ;;
+  --baseline=*) baseline=${1#*=}; shift ;;
+  --record-baseline) record_baseline=${2:?}; shift 2 ;;
+  --record-baseline=*) record_baseline=${1#*=}; shift ;;
+  --pipeline-all) pipeline_all=1; shift ;;
   -h | --help) usage 0 ;;
   *) echo "run.sh: unknown argument $1" >&2; usage 2 ;;
   esac
@@ -430,6 +458,46 @@ if [ $list_only = 1 ]; then
   exit 0
 fi
 
+# ---------------------------------------------------------------- baseline
+# the installed MPICH, as the baseline names it
+mpich_version=$(dpkg-query -W -f='${Version}' libmpich12 2>/dev/null || true)
+mpich_version=${mpich_version:-unknown}
+[ -z "$record_baseline" ] || [ $has_plain = 1 ] ||
+  die "--record-baseline needs the plain mode among the modes"
+use_baseline=0
+baseline_note=""
+declare -A base_result=()
+if [ -n "$baseline" ]; then
+  [ $has_plain = 1 ] || die "--baseline stands for the plain mode: give plain among the modes"
+  [ -z "$record_baseline" ] || die "--baseline and --record-baseline exclude each other"
+  [ -f "$baseline" ] || die "no such baseline: $baseline"
+  bver=$(sed -n 's/^# mpich-version: //p' "$baseline" | head -n 1)
+  if [ "$bver" != "$mpich_version" ]; then
+    baseline_note="the baseline $baseline is of MPICH ${bver:-(none named)}, this one is $mpich_version: the plain mode runs"
+    echo "$baseline_note"
+  else
+    # every selected line (skips aside) in the baseline, with the same command
+    if ! awk -F'|' -v only="$only" '
+        FNR == NR { if ($0 ~ /^#/ || $0 == "") next
+                    b[$1] = $2 "|" $3 "|" $4 "|" $5 "|" $6 "|" $7 "|" $8; nb++; next }
+        $11 != "" { next }
+        { ns++; spec = $4 "|" $5 "|" $6 "|" $7 "|" $8 "|" $9 "|" $10
+          if (!($1 in b)) { if (bad++ < 10) print "  not in the baseline: " $1 }
+          else if (b[$1] != spec) { if (bad++ < 10) print "  another command than the baseline'"'"'s: " $1 } }
+        END { if (only == "" && nb != ns) {
+                print "  the baseline holds " nb " lines, the selection " ns; bad++ }
+              exit bad > 0 }' "$baseline" "$work/runs.txt" >&2; then
+      die "the selection does not match $baseline: record it again (bash $0 --modes plain --record-baseline FILE, with the same divisors)"
+    fi
+    while IFS='|' read -r id _ _ _ _ _ _ _ st rc secs why; do
+      case $id in '#'* | '') continue ;; esac
+      base_result[$id]="$st|$rc|$secs|$why"
+    done <"$baseline"
+    use_baseline=1
+    echo "plain mode: the baseline $baseline (MPICH $bver), ${#base_result[@]} lines"
+  fi
+fi
+
 # ---------------------------------------------------------------- build
 phase "configure"
 B=$work/build
@@ -606,7 +674,7 @@ run_one() { # id suite prog np limit envs args mpiargs mode
   local out="$work/out/$mode/$id.out" dir="$B/$suite"
   local -a cmd=("$mpiexec" -n "$np")
   case $mode in
-  default) cmd+=(-genv LD_PRELOAD "$lib") ;;
+  default) cmd+=(-genv LD_PRELOAD "$lib" -genv DL_STATS_FILE "${out%.out}.stats") ;;
   pipeline) cmd+=(-genv LD_PRELOAD "$lib" -genv DL_PIPELINE 1) ;;
   lib) cmd+=(-genv LD_LIBRARY_PATH "$mlib") ;;
   esac
@@ -619,6 +687,7 @@ run_one() { # id suite prog np limit envs args mpiargs mode
     rm -rf "$dir" && mkdir -p "$dir"
   fi
   echo "cd $dir && ${envs:+env $envs }${cmd[*]}" >"${out%.out}.cmd"
+  rm -f "${out%.out}.stats"
   local t0 t1 rc secs why
   run_marker="$$-$mode-$id"
   t0=$(date +%s.%N)
@@ -664,7 +733,16 @@ interrupted() {
 }
 trap interrupted INT TERM
 
-phase "run (modes: $modes)"
+# whether the line's default run passed and every rank of it counted no
+# point-to-point message of a chunk or more (DL_STATS_FILE's long=)
+no_long() { # id np default-status
+  local f=$work/out/default/$1.stats
+  [ "$3" = pass ] && [ -f "$f" ] || return 1
+  awk -v np="$2" '/^dataloop-preload / { n++; for (i = 2; i <= NF; i++) if ($i ~ /^long=/) { split($i, kv, "="); seen++; sum += kv[2] } }
+    END { exit !(n >= np && seen == n && sum == 0) }' "$f"
+}
+
+phase "run (modes: $modes${baseline:+; plain: $([ $use_baseline = 1 ] && echo "the baseline" || echo run)})"
 rm -rf "$work/scratch"
 results=$work/results.txt
 : >"$results"
@@ -677,33 +755,81 @@ while IFS='|' read -r id suite prog np limit mem xfail envs args mpiargs skip fr
     continue
   fi
   n=$((n + 1))
-  line="" plain_secs=""
+  line="" plain_secs="" plain_st="" plain_base=0 plain_at="" default_st=""
+  rs=()
   for m in "${mode_list[@]}"; do
     lim=$limit
     if [ "$m" != plain ] && [ -n "$plain_secs" ]; then
       lim=$(awk -v p="$plain_secs" -v l="$limit" -v s="$slack" -v f="$factor" \
         'BEGIN { x = int(s + f * p + 0.999); print (x < l ? x : l) }')
     fi
-    if built "$suite/$prog"; then
-      run_one "$id" "$suite" "$prog" "$np" "$lim" "$envs" "$args" "$mpiargs" "$m"
-    else
+    if ! built "$suite/$prog"; then
       result="$id|$m|fail|-|0|did not build"
+    elif [ "$m" = plain ] && [ $use_baseline = 1 ]; then
+      result="$id|plain|${base_result[$id]}"
+      plain_base=1
+    elif [ "$m" = pipeline ] && [ $pipeline_all = 0 ] && no_long "$id" "$np" "$default_st"; then
+      result="$id|pipeline|pass|-|0|the default run: no message of a chunk or more"
+    else
+      run_one "$id" "$suite" "$prog" "$np" "$lim" "$envs" "$args" "$mpiargs" "$m"
     fi
-    echo "$result" >>"$results"
     IFS='|' read -r _ _ st _ secs _ <<<"$result"
-    [ "$m" = plain ] && [ "$st" = pass ] && plain_secs=$secs
+    # a recorded plain pass that fails here: MPICH's turn again, plainly
+    if [ "$m" != plain ] && [ "$st" != pass ] && [ $plain_base = 1 ] && [ "$plain_st" = pass ]; then
+      saved=$result
+      run_one "$id" "$suite" "$prog" "$np" "$limit" "$envs" "$args" "$mpiargs" plain
+      IFS='|' read -r _ _ pst _ psecs pwhy <<<"$result"
+      if [ "$pst" != pass ]; then
+        rs[plain_at]="$id|plain|fail|-|$psecs|run again plainly after a $m failure: $pwhy (the baseline says it passes)"
+        plain_st=fail
+        line="$line plain-again:fail(${psecs}s)"
+      else
+        line="$line plain-again:pass(${psecs}s)"
+      fi
+      result=$saved
+    fi
+    rs+=("$result")
+    [ "$m" != default ] || default_st=$st
+    if [ "$m" = plain ]; then
+      plain_at=$((${#rs[@]} - 1))
+      plain_st=$st
+      [ "$st" = pass ] && plain_secs=$secs
+    fi
     line="$line $m:$st(${secs}s)"
   done
+  printf '%s\n' "${rs[@]}" >>"$results"
   printf '[%d/%d] %s -n %s%s%s\n' "$n" "$total" "$id" "$np" "${xfail:+ [xfail]}" "$line"
 done <"$work/runs.txt"
+
+# the plain verdicts as a baseline: id | the command's fields (np,
+# timeLimit, mem, xfail, env, args, mpiexec args) | status | exit | seconds | why
+if [ -n "$record_baseline" ]; then
+  {
+    echo "# The plain mode's verdicts of MPICH's test programs on this MPICH, for"
+    echo "# test/mpich-suite/run.sh --baseline (the test command runs the other"
+    echo "# modes against it). Recorded $(date -u +%Y-%m-%d) on $(nproc) cores by:"
+    echo "#   bash test/mpich-suite/run.sh --modes plain --record-baseline FILE"
+    echo "#     --dtp-divisor $dtp_divisor --dtp-coll-divisor $dtp_coll_divisor --dtp-rma-divisor $dtp_rma_divisor${suites:+ --suites $suites}"
+    echo "# mpich-version: $mpich_version"
+    echo "# id|np|timeLimit|mem|xfail|env|args|mpiexec args|status|exit|seconds|why"
+    awk -F'|' -v OFS='|' '
+      FNR == NR { if ($2 == "plain") r[$1] = $3 "|" $4 "|" $5 "|" $6; next }
+      $11 == "" && ($1 in r) { print $1, $4, $5, $6, $7, $8, $9, $10, r[$1] }' \
+      "$results" "$work/runs.txt"
+  } >"$record_baseline.tmp"
+  mv "$record_baseline.tmp" "$record_baseline"
+  echo "baseline recorded: $record_baseline ($(grep -vc '^#' "$record_baseline") lines)"
+fi
 
 # ---------------------------------------------------------------- report
 phase "report"
 t_end=$(date +%s)
+base_shown=""
+[ $use_baseline = 0 ] || base_shown=$baseline
 report=$work/report.txt
 awk -F'|' -v modes="$modes" -v suitelist="${suite_list[*]}" -v has_plain=$has_plain \
   -v preload="$preload" -v mpich_lib="$mpich_lib" -v lp="$libmpich_plain" -v lacks="$lib_lacks" -v secs=$((t_end - t_start)) \
-  -v work="$work" -v unbuilt="$unbuilt" -v divisor="$dtp_divisor" -v cdivisor="$dtp_coll_divisor" -v rdivisor="$dtp_rma_divisor" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
+ -v work="$work" -v unbuilt="$unbuilt" -v base="$base_shown" -v bnote="$baseline_note" -v divisor="$dtp_divisor" -v cdivisor="$dtp_coll_divisor" -v rdivisor="$dtp_rma_divisor" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
   FILENAME ~ /programs.txt$/ {
     nprog[$1]++
     if (index(" " unbuilt " ", " " $1 "/" $2 " ") == 0) built[$1]++
@@ -717,6 +843,7 @@ awk -F'|' -v modes="$modes" -v suitelist="${suite_list[*]}" -v has_plain=$has_pl
     id = $1; s = suite[id]
     if ($3 == "skip") { skipped[s]++; skips[++nsk] = id " -n " np[id] ": " $6; next }
     st[id, $2] = $3; why[id, $2] = $6; t[id, $2] = $5; tsum[s, $2] += $5
+    if ($2 == "pipeline") { if ($4 == "-" && $3 == "pass") pskip++; else prun++ }
   }
   END {
     nm = split(modes, mode, ",")
@@ -739,6 +866,9 @@ awk -F'|' -v modes="$modes" -v suitelist="${suite_list[*]}" -v has_plain=$has_pl
     printf "MPICH %s test suite, modes %s: %d s (load average at the end: %s)\n", \
       "4.0.2", modes, secs, load
     if (preload != "") printf "preload: %s\n", preload
+    if (base != "") printf "plain: the verdicts and times of the baseline %s, not run (but again where another mode failed)\n", base
+    if (bnote != "") printf "plain: %s\n", bnote
+    if (prun + pskip) printf "pipeline: %d lines run; %d not, their default run having moved no message of a chunk or more (they pass as it did)\n", prun, pskip
     if (mpich_lib != "") printf "lib: libmpich.so.12 of %s (plain: %s)\n", mpich_lib, lp
     if (lacks != "") printf "lib lacks %d symbols of the plain libmpich.so.12: %s\n", split(lacks, _l, " "), lacks
     printf "\n"

@@ -16,6 +16,16 @@
 #                         [--modes plain,default,pipeline,lib] [--chunk 1000]
 #                         [--testers blacs,blacs-aux,pblas3,lu,qr,llt]
 #                         [--timeout SECONDS] [--full]
+#                         [--baseline FILE] [--record-baseline FILE]
+#
+# --baseline FILE: the plain mode's counts and times come from FILE, a
+# recorded plain run (--record-baseline FILE writes one), instead of being
+# run: they depend only on ScaLAPACK, MPICH and the inputs. FILE must name
+# the installed scalapack-mpi-test and MPICH versions and each tester's
+# input files (a digest), else the plain mode runs as usual. A tester
+# whose counts in another mode differ from the baseline's runs plainly
+# again: if that run differs from the baseline too, it is the reference
+# (the report says the baseline is stale).
 #
 # Modes: plain; default and pipeline (the interposer, --preload); lib
 # (mpiexec -genv LD_LIBRARY_PATH with a copy of DIR's shared libraries, in
@@ -87,6 +97,8 @@ chunk=1000
 testers=blacs,blacs-aux,pblas3,lu,qr,llt
 timeout_s=300
 full=0
+baseline=
+record_baseline=
 
 usage() {
   sed -n '/^#   test\/scalapack\/run.sh/,/--full\]$/s/^# \{0,3\}//p' "$0" >&2
@@ -115,6 +127,10 @@ while [ $# -gt 0 ]; do
   --timeout) [ $# -ge 2 ] || usage; timeout_s=$2; shift 2 ;;
   --timeout=*) timeout_s=${1#*=}; shift ;;
   --full) full=1; shift ;;
+  --baseline) [ $# -ge 2 ] || usage; baseline=$2; shift 2 ;;
+  --baseline=*) baseline=${1#*=}; shift ;;
+  --record-baseline) [ $# -ge 2 ] || usage; record_baseline=$2; shift 2 ;;
+  --record-baseline=*) record_baseline=${1#*=}; shift ;;
   -h | --help) usage ;;
   *) echo "$me: unknown argument $1" >&2; usage ;;
   esac
@@ -498,11 +514,47 @@ excerpt() { # dir
   } | sed 's/^/    | /' | tee -a "$report"
 }
 
-declare -A res wall ds plain_wall
+declare -A res wall ds plain_wall base_res base_wall
 status=0
 report=$work/summary.txt
 : >"$report"
 say() { printf '%s\n' "$*" | tee -a "$report"; }
+
+# what a baseline must match: the packages, and each tester's inputs
+versions="scalapack-mpi-test $(dpkg-query -W -f='${Version}' scalapack-mpi-test 2>/dev/null), mpich $(dpkg-query -W -f='${Version}' libmpich12 2>/dev/null)"
+inputs_digest() { # tester
+  local d
+  d=$(mktemp -d "$work/inputs.XXXXXX") || return 1
+  prepare_inputs "$1" "$d" || { rm -rf "$d"; return 1; }
+  (cd "$d" && cat $(ls) | md5sum | cut -c1-16)
+  rm -rf "$d"
+}
+case " $modes " in *" plain "*) has_plain=1 ;; *) has_plain=0 ;; esac
+[ -z "$record_baseline" ] || [ $has_plain = 1 ] || die "--record-baseline needs the plain mode"
+[ -z "$baseline" ] || [ -z "$record_baseline" ] || die "--baseline and --record-baseline exclude each other"
+use_baseline=0
+if [ -n "$baseline" ]; then
+  [ $has_plain = 1 ] || die "--baseline stands for the plain mode: give plain among the modes"
+  [ -r "$baseline" ] || die "$baseline: not found"
+  bver=$(sed -n 's/^# versions: //p' "$baseline" | head -n 1)
+  if [ "$bver" != "$versions" ]; then
+    say "plain: the baseline $baseline is of $bver; installed: $versions: the plain mode runs"
+  else
+    use_baseline=1
+    for t in $testers; do
+      dg=$(inputs_digest "$t")
+      line=$(awk -v t="$t" -v dg="$dg" '$1 == t && $2 == dg' "$baseline")
+      if [ -z "$line" ]; then
+        say "plain: the baseline $baseline has no run of $t with these inputs: the plain mode runs"
+        use_baseline=0
+        break
+      fi
+      read -r _ _ bp bf bk bfin bg bw <<<"$line"
+      base_res[$t]="$bp $bf $bk $bfin $bg"
+      base_wall[$t]=$bw
+    done
+  fi
+fi
 
 say "ScaLAPACK testers: $tests_dir (inputs $data_dir)$([ "$full" = 1 ] && echo ', full inputs')"
 [ -n "$lib" ] && say "interposer: $preload ($(sha256sum <"$lib" | cut -c1-12)), pipeline chunk $chunk"
@@ -526,6 +578,14 @@ for m in $modes; do
     fi
   fi
   for t in $testers; do
+    if [ "$m" = plain ] && [ $use_baseline = 1 ]; then
+      res[$m.$t]=${base_res[$t]}
+      wall[$m.$t]=${base_wall[$t]}
+      plain_wall[$t]=${base_wall[$t]}
+      read -r p f k fin _ <<<"${res[$m.$t]}"
+      say "[$m] $t: $p passed, $f failed, $k skipped, ${base_wall[$t]}s (the baseline)"
+      continue
+    fi
     d=$work/$m/$t
     rm -rf "$d"
     mkdir -p "$d"
@@ -552,10 +612,45 @@ for m in $modes; do
     [ "$run_timed_out" = 1 ] && note=" TIMED OUT after ${secs}s"
     [ "$fin" = 1 ] || note="$note INCOMPLETE (exit $run_rc; see $d)"
     say "[$m] $t: $p passed, $f failed, $k skipped, ${run_wall}s, exit $run_rc$note"
+    # another result than the baseline's: plainly again, the reference
+    # when it disagrees with the baseline too
+    if [ "$m" != plain ] && [ $use_baseline = 1 ] && [ "${res[$m.$t]}" != "${res[plain.$t]}" ]; then
+      d=$work/plain/$t
+      rm -rf "$d"
+      mkdir -p "$d"
+      prepare_inputs "$t" "$d" || { say "[plain] $t: FAIL: cannot prepare the input files"; status=1; continue; }
+      # shellcheck disable=SC2046
+      run_mpi "$d" "$timeout_s" $(mode_args plain) "$tests_dir/$(tester_bin "$t")"
+      read -r p f k fin groups <<<"$(parse "$t" "$d/stdout")"
+      [ "$run_timed_out" = 1 ] && fin=0
+      say "[plain] $t again: $p passed, $f failed, $k skipped, ${run_wall}s, exit $run_rc"
+      if [ "$p $f $k $fin $groups" != "${res[plain.$t]}" ]; then
+        say "[plain] $t: the baseline is stale (${res[plain.$t]}): this run is the reference"
+        res[plain.$t]="$p $f $k $fin $groups"
+        wall[plain.$t]=$run_wall
+      fi
+    fi
   done
   say "[$m] wall time $(elapsed "$t_mode" "$(now)")s"
 done
 total=$(elapsed "$t_all" "$(now)")
+
+# the plain counts as a baseline: tester, inputs digest, passed failed
+# skipped completed groups, wall seconds
+if [ -n "$record_baseline" ]; then
+  {
+    echo "# The plain runs' counts of Debian's ScaLAPACK testers, for"
+    echo "# test/scalapack/run.sh --baseline (the test command runs the other modes"
+    echo "# against it). Recorded $(date -u +%Y-%m-%d) on $(nproc) cores by:"
+    echo "#   bash test/scalapack/run.sh --modes plain --work DIR --record-baseline FILE$([ "$full" = 1 ] && echo ' --full')"
+    echo "# versions: $versions"
+    echo "# tester inputs-digest passed failed skipped completed groups seconds"
+    for t in $testers; do
+      echo "$t $(inputs_digest "$t") ${res[plain.$t]} ${wall[plain.$t]}"
+    done
+  } >"$record_baseline.tmp" && mv "$record_baseline.tmp" "$record_baseline"
+  say "baseline recorded: $record_baseline"
+fi
 
 # judge: plain is the reference; without plain, no failures
 say ""

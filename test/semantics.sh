@@ -19,7 +19,7 @@ lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload.so
 [ -n "$MPIEXEC" ] || { echo "no mpiexec found by configure" >&2; exit 77; }
 [ -f "$lib" ] || { echo "no $lib (configured with --disable-shared?)" >&2; exit 77; }
 known=$s/test/semantics/known.txt
-programs=${SEM_PROGRAMS:-"sem_errors sem_truncate sem_order"}
+programs=${SEM_PROGRAMS:-"sem_errors sem_truncate sem_order sem_status"}
 modes="plain default pipeline mixed"
 pre="-env LD_PRELOAD $lib -env DL_EXPECT_PRELOAD 1"
 out=$(mktemp -d /tmp/dl-semantics-XXXXXX)
@@ -54,7 +54,7 @@ for prog in $programs; do
     cell=""
     for m in $sub; do
       limit=300
-      is_known "$prog" "$mode" && limit=30
+      is_known "$prog" "$mode" && limit=15
       if run "$prog" "$m" "$limit"; then st=pass; else st=fail; fi
       if [ "$mode" = plain ]; then
         [ $st = pass ] || { plain_ok=0; st="fail(MPICH)"; }

@@ -35,7 +35,8 @@ if [ -f "$pre" ]; then
     MPI_Irecv MPI_Irecv_c MPI_Sendrecv MPI_Sendrecv_c MPI_Ssend MPI_Ssend_c
     MPI_Issend MPI_Issend_c MPI_Rsend MPI_Rsend_c MPI_Bsend MPI_Bsend_c MPI_Wait
     MPI_Waitall MPI_Waitany MPI_Waitsome MPI_Test MPI_Testall MPI_Testany
-    MPI_Testsome MPI_Request_free MPI_Cancel MPI_Pack_external MPI_Pack_external_c
+    MPI_Testsome MPI_Request_free MPI_Cancel MPI_Request_get_status
+    MPI_Pack_external MPI_Pack_external_c
     MPI_Unpack_external MPI_Unpack_external_c MPI_Pack_external_size
     MPI_Pack_external_size_c MPI_Finalize MPI_Abort MPI_Probe MPI_Iprobe MPI_Mprobe
     MPI_Improbe MPI_Mrecv MPI_Mrecv_c MPI_Imrecv MPI_Imrecv_c MPI_Error_class
@@ -47,7 +48,7 @@ if [ -f "$pre" ]; then
     MPI_Win_fence MPI_Win_complete MPI_Win_unlock MPI_Win_unlock_all MPI_Win_flush
     MPI_Win_flush_all MPI_Win_flush_local MPI_Win_flush_local_all MPI_Win_free
     MPI_Win_start MPI_Win_post MPI_Win_lock MPI_Win_lock_all MPI_Win_get_attr
-    MPI_Win_shared_query"
+    MPI_Win_shared_query MPI_Win_get_info"
   want=$(for f in $intercepted dl_preload_active dl_preload_counts dl_preload_routes \
     dl_preload_route_name dl_preload_rma_routes; do echo "$f"; done | sort)
   have=$(defined "$pre" | sort)

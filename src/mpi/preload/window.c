@@ -33,6 +33,7 @@ struct dlp_win {
   } *at;
   char **mapped;             /* per rank: its memory here, or NULL */
   bool as_allocate;          /* MPI_Win_allocate's, made shared (allocate) */
+  bool noncontig;            /* and the program asked alloc_shared_noncontig */
   _Atomic unsigned char *touched;   /* per rank: addressed in this epoch */
   _Atomic bool started;      /* an access epoch of MPI_Win_start is open */
   deferred *pending;
@@ -282,6 +283,17 @@ static MPI_Info noncontig(MPI_Info info)
   return MPI_INFO_NULL;
 }
 
+/* whether info sets alloc_shared_noncontig to true */
+static bool asked_noncontig(MPI_Info info)
+{
+  char v[8] = "";
+  int flag = 0;
+  return info != MPI_INFO_NULL &&
+         PMPI_Info_get(info, "alloc_shared_noncontig", (int)sizeof(v) - 1, v, &flag) ==
+             MPI_SUCCESS &&
+         flag && strcmp(v, "true") == 0;
+}
+
 /* MPICH maps the memory of an MPI_Win_allocate window into every process
    of its node (its shared-memory one-sided operations) but gives nobody
    the addresses: within one node the window is made by
@@ -297,8 +309,10 @@ static int allocate(MPI_Aint size, MPI_Aint unit, MPI_Info info, MPI_Comm comm,
     PMPI_Info_free(&with);
     rc = made(rc, win, comm, allocated(rc, baseptr), size, unit, false, true);
     dlp_win *w = rc == MPI_SUCCESS ? dlp_win_of(*win) : NULL;
-    if (w)
+    if (w) {
       w->as_allocate = true;
+      w->noncontig = asked_noncontig(info);
+    }
     return rc;
   }
   if (with != MPI_INFO_NULL)
@@ -352,6 +366,18 @@ int MPI_Win_get_attr(MPI_Win win, int keyval, void *value, int *flag)
     if (w && w->as_allocate)
       *(const int **)value = &allocate_flavor;
   }
+  return rc;
+}
+
+/* the info of a window MPI_Win_allocate made: alloc_shared_noncontig as
+   the program asked it (MPICH's default for such a window is false), not
+   as the interposer set it to make the window shared */
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
+{
+  int rc = PMPI_Win_get_info(win, info_used);
+  dlp_win *w = rc == MPI_SUCCESS ? dlp_win_of(win) : NULL;
+  if (w && w->as_allocate)
+    PMPI_Info_set(*info_used, "alloc_shared_noncontig", w->noncontig ? "true" : "false");
   return rc;
 }
 

@@ -33,7 +33,7 @@ exec "$@"
 EOS
 chmod +x run-test
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# fewer random draws when asked (TEST_SCALE: make check-asan TEST_SCALE=0.25)
+# fewer random draws when asked (TEST_SCALE: make check-asan TEST_SCALE=0.2)
 if [ -n "${TEST_SCALE:-}" ]; then
   DL_TEST_SCALE=$TEST_SCALE
   export DL_TEST_SCALE

@@ -1,10 +1,12 @@
-/* The completion calls. Each looks up the interposed requests among those
- * it is given, lets MPICH complete whatever it completes, and then finishes
- * the interposer's work for exactly the interposed requests MPICH completed
- * (their handles are now MPI_REQUEST_NULL), whatever mix of interposed and
- * plain requests the user passed. The interposer needs the statuses of
- * receives (how many bytes arrived, whether they were cancelled), so when
- * the user ignores them it passes its own.
+/* The completion calls. Each claims the interposed requests among those it
+ * is given and puts their operations' own requests in their places
+ * (requests.c), lets MPICH complete whatever it completes, and then
+ * finishes the interposer's work for exactly the interposed requests MPICH
+ * completed (their places are now MPI_REQUEST_NULL), giving the program
+ * back the handles of the others, whatever mix of interposed and plain
+ * requests the user passed. The interposer needs the statuses of receives
+ * (how many bytes arrived, whether they were cancelled), so when the user
+ * ignores them it passes its own.
  *
  * While a pipelined stream is in progress, the request waited for may
  * depend on it, and a stream moves only inside intercepted calls: the
@@ -33,7 +35,8 @@
 
 typedef struct batch {
   int n;
-  const MPI_Request *reqs;
+  MPI_Request *reqs;      /* the program's, the claimed ones replaced by
+                             their operations' own requests */
   dlp_req **e;            /* claimed entry of request i, or NULL */
   MPI_Status *st;         /* the user's statuses or ours */
   dlp_req *e_small[SMALL];
@@ -63,11 +66,17 @@ int dlp_block_any(int count, MPI_Request reqs[], int *index, MPI_Status *status)
   for (int i = 0; i < count && !any; i++)
     any = reqs[i] != MPI_REQUEST_NULL;
   while (any && (m = dlp_streams_busy())) {
+    /* complete already, or nothing active (inactive persistent requests):
+       MPICH's Waitany would return at once, so this does */
+    int flag = 0;
+    int rc = PMPI_Testany(count, reqs, index, &flag, st);
+    if (flag || rc != MPI_SUCCESS)
+      return rc;
     MPI_Request small[8 + LEND_MAX], *set = small;
     if (count > 8 && !(set = malloc(sizeof(MPI_Request) * (size_t)(count + LEND_MAX))))
       break;
     void *who[LEND_MAX];
-    int n = m->lend(set + count, who, LEND_MAX), idx = MPI_UNDEFINED, flag = 0, rc;
+    int n = m->lend(set + count, who, LEND_MAX), idx = MPI_UNDEFINED;
     memcpy(set, reqs, sizeof(MPI_Request) * (size_t)count);
     if (n == 0) {           /* another thread has them: look, and let it run */
       rc = PMPI_Testany(count, reqs, index, &flag, st);
@@ -158,7 +167,7 @@ static int waitsome_blocked(int n, MPI_Request reqs[], int *outcount, int indice
 
 /* entries of n requests and room for nst statuses; false when out of
    memory */
-static bool batch_init(batch *b, int n, const MPI_Request reqs[], MPI_Status *user,
+static bool batch_init(batch *b, int n, MPI_Request reqs[], MPI_Status *user,
                        int nst)
 {
   dlp_orphans_poll();
@@ -176,19 +185,21 @@ static bool batch_init(batch *b, int n, const MPI_Request reqs[], MPI_Status *us
     return false;
   }
   for (int i = 0; i < n; i++)
-    b->e[i] = dlp_req_claim(reqs[i]);
+    if ((b->e[i] = dlp_req_claim(reqs[i])))
+      reqs[i] = b->e[i]->op.req;
   return true;
 }
 
-/* puts back the entries of requests still pending (a request MPICH freed
-   without the call reporting it, which should not happen, is finished as
-   failed); frees the batch */
+/* gives the program back the handles of requests still pending (a
+   request MPICH freed without the call reporting it, which should not
+   happen, is finished as failed); frees the batch */
 static void batch_free(batch *b, MPI_Status *user)
 {
   for (int i = 0; i < b->n; i++) {
     if (!b->e[i])
       continue;
     if (b->reqs[i] != MPI_REQUEST_NULL) {
+      b->reqs[i] = b->e[i]->handle;
       dlp_req_unclaim(b->e[i]);
     } else {
       MPI_Status st;
@@ -400,45 +411,47 @@ int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
 /* ---- querying ---- */
 
 /* MPI_Request_get_status says complete only once the data is where the
-   program looks for it: a packed receive MPICH completed is unpacked now
-   (its request then has nothing left to finish), and streams move first.
-   The request stays the program's, as MPICH's call leaves it. */
+   program looks for it: an operation MPICH completed is finished now (a
+   packed receive unpacked), and streams move first. The program's handle
+   stays, complete, as MPICH's call leaves it. */
 int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
   if (quiet() || !flag)
     return PMPI_Request_get_status(request, flag, status);
   progress();
   dlp_req *e = dlp_req_claim(request);
+  if (!e)
+    return PMPI_Request_get_status(request, flag, status);
   MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-  int rc = PMPI_Request_get_status(request, flag, st);
-  if (e) {
-    if (*flag && e->op.route == DLP_R_PACK && e->op.recv) {
-      MPI_Comm on;
-      dlp_route_of(DLP_R_PACK)->finish(&e->op, st, rc, &on);
-      e->op.route = DLP_R_DIRECT;          /* delivered: nothing left */
-    }
+  int rc = PMPI_Request_get_status(e->op.req, flag, st);
+  if (rc != MPI_SUCCESS || !*flag) {
     dlp_req_unclaim(e);
+    return rc;
   }
+  MPI_Status done;
+  int err = PMPI_Wait(&e->op.req, &done);    /* complete: frees it at once */
+  dlp_req_settle_early(e, &done, err);
   return rc;
 }
 
 /* ---- freeing and cancelling ---- */
 
+/* an interposed operation still in progress when its handle is freed
+   becomes an orphan (requests.c), whichever name frees it */
 int MPI_Request_free(MPI_Request *request)
 {
-  dlp_req *e = request ? dlp_req_claim(*request) : NULL;
-  if (!e)
-    return PMPI_Request_free(request);
-  dlp_req_orphan(e);
-  *request = MPI_REQUEST_NULL;
-  return MPI_SUCCESS;
+  dlp_orphans_poll();
+  return PMPI_Request_free(request);
 }
 
 int dlp_cancel(MPI_Request *request)
 {
   dlp_req *e = request ? dlp_req_find(*request) : NULL;
-  if (e && e->op.route == DLP_R_PIPE) {
-    dlp_stream_mod()->cancel(&e->op);     /* a stream not yet matched stops */
+  if (e && !atomic_load(&e->done)) {
+    if (e->op.route == DLP_R_PIPE)
+      dlp_stream_mod()->cancel(&e->op);   /* a stream not yet matched stops */
+    else
+      PMPI_Cancel(&e->op.req);
     return MPI_SUCCESS;
   }
   return PMPI_Cancel(request);

@@ -79,7 +79,7 @@ struct dlp_pipe {
   /* both */
   int err;                 /* first error */
   bool err_raised;         /* MPICH raised it already */
-  bool cancelled, finished, retired_op, orphan;
+  bool cancelled, finished;
   bool lent;               /* its next request is in a waiter's hands */
   MPI_Request greq;
   dlp_pipe *prev, *next;   /* the active list, in starting order */
@@ -363,16 +363,11 @@ static void retire(dlp_pipe *p)
   else
     tail = p->prev;
   release(p);
-  p->retired_op = true;
   DLP_TRACE("%s stream done: %zu bytes%s", p->send ? "send" : "receive",
             p->send ? p->n : p->delivered, p->truncated ? ", truncated" : "");
   /* complete before a waiter can see no stream active and block in MPICH */
   PMPI_Grequest_complete(p->greq);
   atomic_fetch_sub(&nactive, 1);
-  if (p->orphan) {
-    PMPI_Request_free(&p->greq);
-    free(p);
-  }
 }
 
 static void advance(dlp_pipe *p)
@@ -532,7 +527,6 @@ static int start(dlp_op *op)
     free(p);
     return dlp_raise(op->comm, rc);
   }
-  dlp_finalize_hook();
   pthread_mutex_lock(&lock);
   if (!p->send && (rc = post_recv(p))) {     /* MPICH raised it */
     pthread_mutex_unlock(&lock);
@@ -587,34 +581,6 @@ static void cancel(dlp_op *op)
   pthread_mutex_unlock(&lock);
 }
 
-static void orphan(dlp_op *op)
-{
-  dlp_pipe *p = op->pipe;
-  pthread_mutex_lock(&lock);
-  bool done = p->retired_op;
-  p->orphan = true;
-  pthread_mutex_unlock(&lock);
-  if (done) {                     /* completed: free its request now */
-    PMPI_Request_free(&p->greq);
-    free(p);
-  }
-}
-
-static void drain(void)
-{
-  for (;;) {
-    pthread_mutex_lock(&lock);
-    bool any = false;
-    for (dlp_pipe *p = head; p && !any; p = p->next)
-      any = p->orphan;
-    if (any)
-      progress_locked();
-    pthread_mutex_unlock(&lock);
-    if (!any)
-      return;
-  }
-}
-
 const dlp_stream_module dlp_pipeline = {
   .route = {start, finish},
   .blocked = blocked_at,
@@ -623,6 +589,4 @@ const dlp_stream_module dlp_pipeline = {
   .lend = lend,
   .give_back = give_back,
   .cancel = cancel,
-  .orphan = orphan,
-  .drain = drain,
 };

@@ -31,6 +31,7 @@
 #ifndef DLP_PRELOAD_H
 #define DLP_PRELOAD_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -367,27 +368,41 @@ DLI_HIDDEN int dlp_start(dlp_op *op, MPI_Request *req);
 
 /* ---- interposed requests (requests.c) ---- */
 typedef struct dlp_req {
-  MPI_Request handle;    /* what the user holds */
-  dlp_op op;             /* a receive's op.d.t holds a reference */
-  struct dlp_req *next;
+  MPI_Request handle;    /* the program's: a generalized request */
+  dlp_op op;             /* op.req: the operation's own request; a
+                            receive's op.d.t holds a reference */
+  MPI_Status st;         /* once done: the status to report, MPI_ERROR
+                            the code */
+  atomic_flag claimed;   /* a call is completing op.req */
+  atomic_bool done;      /* finished; the handle completed */
+  atomic_bool released;  /* one of its two owners let go (requests.c) */
+  bool in_table;
+  struct dlp_req *next;  /* in the table */
+  struct dlp_req *onext; /* among orphans */
 } dlp_req;
 
 DLI_HIDDEN dlp_req *dlp_req_new(void);
-/* r->op started (r->op.req): its work at completion entered in the table
-   (its type held), or done now if MPICH completed it already */
-DLI_HIDDEN void dlp_req_track(dlp_req *r);
+/* r->op started (r->op.req): *user set to the handle the program gets,
+   which completes once the route's work at completion is done (r's type
+   held until then), or to MPICH's request, finished now, if MPICH
+   completed it already. MPI_ERR_NO_MEM, not raised, when there is no
+   handle to give (the operation then completes in later calls) */
+DLI_HIDDEN int dlp_req_track(dlp_req *r, MPI_Request *user);
 DLI_HIDDEN bool dlp_req_any(void);           /* entries or orphans exist */
 DLI_HIDDEN dlp_req *dlp_req_find(MPI_Request h);
-/* the entry of h taken out of the table (NULL: not interposed), for a call
-   that may complete it; dlp_req_unclaim puts it back if it did not */
+/* the pending entry of the program's handle h, claimed (NULL: not
+   interposed, done, or another call has it): the caller completes its
+   op.req, then dlp_req_finish, or dlp_req_unclaim if it did not */
 DLI_HIDDEN dlp_req *dlp_req_claim(MPI_Request h);
 DLI_HIDDEN void dlp_req_unclaim(dlp_req *r);
-/* the interposer's work for a claimed request MPICH has completed (and
-   freed), with MPICH's error err: the route's finish; frees r */
+/* the interposer's work for a claimed request whose op.req MPICH has
+   completed (and freed), with MPICH's error err: the route's finish; frees
+   the program's handle and r */
 DLI_HIDDEN int dlp_req_finish(dlp_req *r, MPI_Status *st, int err,
                               MPI_Comm *raise_on);
-/* MPI_Request_free of a claimed interposed request: it completes later */
-DLI_HIDDEN void dlp_req_orphan(dlp_req *r);
+/* the same, but the program's handle stays, complete, for the program to
+   complete (MPI_Request_get_status) */
+DLI_HIDDEN int dlp_req_settle_early(dlp_req *r, MPI_Status *st, int err);
 /* completes orphans that are done; never blocks */
 DLI_HIDDEN void dlp_orphans_poll(void);
 /* registers the MPI_Finalize hook that drains orphans (idempotent) */
@@ -420,8 +435,6 @@ typedef struct dlp_stream_module {
   int (*lend)(MPI_Request *out, void **who, int max);
   void (*give_back)(void **who, int n, int done, const MPI_Status *st, int rc);
   void (*cancel)(dlp_op *op);      /* a receive not yet matched stops */
-  void (*orphan)(dlp_op *op);      /* MPI_Request_free: it ends on its own */
-  void (*drain)(void);             /* drives orphans to their end */
 } dlp_stream_module;
 DLI_HIDDEN extern const dlp_stream_module dlp_pipeline;
 /* the stream module in pipeline mode (DL_PIPELINE=1), else NULL */

@@ -265,6 +265,27 @@ bool dlp_parked_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int source,
 
 /* ---- probes ---- */
 
+/* MPICH's probe (a matched one when msg is given), with the streams moving
+   while it looks: a rank polling for a reply while its own stream is in
+   flight must let that stream go on; a blocking probe polls while any
+   stream is in progress */
+static int probe_moving(int source, int tag, MPI_Comm comm, int *flag,
+                        MPI_Message *msg, MPI_Status *st, bool block)
+{
+  for (;;) {
+    const dlp_stream_module *m = dlp_streams_busy();
+    if (m)
+      m->progress();
+    if (block && !m)
+      return msg ? PMPI_Mprobe(source, tag, comm, msg, st)
+                 : PMPI_Probe(source, tag, comm, st);
+    int rc = msg ? PMPI_Improbe(source, tag, comm, flag, msg, st)
+                 : PMPI_Iprobe(source, tag, comm, flag, st);
+    if (rc != MPI_SUCCESS || *flag || !block)
+      return rc;
+  }
+}
+
 static int probe_common(int source, int tag, MPI_Comm comm, int *flag,
                         MPI_Status *status, bool block)
 {
@@ -280,8 +301,7 @@ static int probe_common(int source, int tag, MPI_Comm comm, int *flag,
   }
   MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
   int one = 1;
-  int rc = block ? PMPI_Probe(source, tag, comm, st)
-                 : PMPI_Iprobe(source, tag, comm, &one, st);
+  int rc = probe_moving(source, tag, comm, &one, NULL, st, block);
   if (flag)
     *flag = one;
   if (rc != MPI_SUCCESS || !one || st->MPI_SOURCE == MPI_PROC_NULL || !stream_start(st))
@@ -309,8 +329,7 @@ static int mprobe_common(int source, int tag, MPI_Comm comm, int *flag,
   if (!p) {
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     int one = 1;
-    int rc = block ? PMPI_Mprobe(source, tag, comm, message, st)
-                   : PMPI_Improbe(source, tag, comm, &one, message, st);
+    int rc = probe_moving(source, tag, comm, &one, message, st, block);
     if (flag)
       *flag = one;
     if (rc != MPI_SUCCESS || !one || *message == MPI_MESSAGE_NO_PROC ||
@@ -417,7 +436,8 @@ static int imrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
     free(e);
     return dlp_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
   }
-  int rc = imrecv_as(stage, (MPI_Count)d.bytes, MPI_PACKED, message, req);
+  MPI_Request inner;
+  int rc = imrecv_as(stage, (MPI_Count)d.bytes, MPI_PACKED, message, &inner);
   if (rc != MPI_SUCCESS) {
     dlp_stage_put(stage);
     free(e);
@@ -426,9 +446,9 @@ static int imrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
   dlp_count(DLP_N_RECV);
   /* completed as a packed receive is (routes.c) */
   e->op = (dlp_op){.route = DLP_R_PACK, .recv = true, .d = d, .stage = stage,
-                   .blocks = MPI_DATATYPE_NULL, .req = *req, .comm = MPI_COMM_WORLD};
-  dlp_req_track(e);
-  return MPI_SUCCESS;
+                   .blocks = MPI_DATATYPE_NULL, .req = inner, .comm = MPI_COMM_WORLD};
+  rc = dlp_req_track(e, req);
+  return rc ? dlp_raise(MPI_COMM_WORLD, rc) : rc;
 }
 
 #define MATCHED(NAME, T, LAST, COMMON)                                         \

@@ -1,25 +1,35 @@
-/* The table of interposed requests. A nonblocking derived-type operation
- * hands the user MPICH's own request handle (the byte message's request,
- * or a stream's generalized request) and records, under that handle, the
- * operation whose route has work left at completion (routes.c): free the
- * staging buffer of a send, unpack and free that of a receive, end a
- * stream; and it holds the type until then.
+/* The interposed requests. A nonblocking derived-type operation whose route
+ * has work left at completion (free a send's staging buffer, unpack and
+ * free a receive's, end a stream: routes.c) hands the program a
+ * generalized request of MPICH's with poll and wait functions
+ * (MPIX_Grequest_start), and keeps the operation's own request (MPICH's
+ * byte message, or the stream's) inside. Whoever completes the program's
+ * handle, the interposer's completion calls or MPICH's own reached through
+ * PMPI_* (as MPICH's Fortran 2008 bindings do), the operation's work is
+ * done before the handle reports completion: MPICH calls the poll function
+ * in its tests and waits, and the wait function in MPI_Waitall.
  *
- * Completion wrappers claim the entries of the requests they are given
- * (take them out of the table) before calling MPICH, finish those whose
- * request MPICH completed and put the others back. The handle of a pending
- * request is unique (a request complete when started is finished at once,
- * see dlp_req_track), and claiming first means that once MPICH frees a
- * handle and hands it out again, perhaps to another thread, no lookup can
- * find the old entry. (MPI makes it erroneous for two threads to complete
- * the same request at once.)
+ * The interposer's completion calls claim the entries of the handles they
+ * are given, put the operations' own requests in their place for MPICH,
+ * and finish and free those that completed, so that statuses and error
+ * codes are MPICH's own; the poll and wait functions serve the other
+ * callers (an error the interposer reports through them reaches the
+ * program as MPICH reports a generalized request's error: MPI_ERR_OTHER).
+ * A claim is a flag on the entry, so a poll and a claim never complete
+ * one operation twice. An entry leaves the table when MPICH frees the
+ * handle (the free function): a handle in the table is never reused.
  *
- * MPI_Request_free on an interposed request makes it an orphan: the
- * interposer keeps MPICH's request, completes it in later calls, and at the
- * latest in MPI_Finalize (a delete callback on MPI_COMM_SELF, which MPI
- * runs first thing there). */
+ * An entry has two owners, the program's handle (until MPICH calls the
+ * free function) and the operation (until it is finished and the handle
+ * completed); the second to let go frees it. MPICH 4.0.2 calls the free
+ * function as soon as the program frees the handle, complete or not: an
+ * operation still in progress then becomes an orphan, which the
+ * interposer completes in later calls, and at the latest in MPI_Finalize
+ * (a delete callback on MPI_COMM_SELF, which MPI runs first thing there).
+ * A request complete when started is finished at once and the program
+ * gets MPICH's request. */
 #include <pthread.h>
-#include <stdatomic.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include "preload.h"
@@ -29,7 +39,10 @@
 static dlp_req *buckets[NBUCKETS];
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static dlp_req *orphans;
-static pthread_mutex_t orphan_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t orphan_lock = PTHREAD_MUTEX_INITIALIZER; /* no MPI call
+                                                                   under it */
+static atomic_flag orphan_runner = ATOMIC_FLAG_INIT;
+static atomic_long norphans;
 static atomic_long live;    /* entries plus orphans: 0 means no work at all */
 
 static unsigned bucket_of(MPI_Request h)
@@ -41,84 +54,33 @@ static unsigned bucket_of(MPI_Request h)
 
 dlp_req *dlp_req_new(void)
 {
-  return calloc(1, sizeof(dlp_req));
-}
-
-static void add(dlp_req *r, MPI_Request handle)
-{
-  r->handle = handle;
-  dlp_req **b = &buckets[bucket_of(handle)];
-  pthread_mutex_lock(&table_lock);
-  r->next = *b;
-  *b = r;
-  atomic_fetch_add(&live, 1);
-  pthread_mutex_unlock(&table_lock);
-}
-
-void dlp_req_track(dlp_req *r)
-{
-  dl_type_retain(r->op.d.t);   /* the user may free the type before completion */
-  /* MPICH hands out one shared handle for every request that completes at
-     once (an eager send: 0x6c000001), so only pending requests, whose
-     handles are unique, go into the table; the others finish now. A
-     stream's generalized request is unique, and reports its errors when
-     the user completes it */
-  int flag = 0;
-  MPI_Status st;
-  int rc = r->op.route == DLP_R_PIPE ? MPI_SUCCESS
-         : PMPI_Request_get_status(r->op.req, &flag, &st);
-  if (flag) {
-    MPI_Comm on;
-    atomic_fetch_add(&live, 1);
-    dlp_req_finish(r, &st, rc, &on);
-    return;
-  }
-  add(r, r->op.req);
-}
-
-bool dlp_req_any(void)
-{
-  return atomic_load_explicit(&live, memory_order_acquire) > 0;
-}
-
-/* the entry of h, unlinked from the table when claim is set; lock held */
-static dlp_req *lookup(MPI_Request h, bool claim)
-{
-  dlp_req **p = &buckets[bucket_of(h)];
-  while (*p && (*p)->handle != h)
-    p = &(*p)->next;
-  dlp_req *r = *p;
-  if (r && claim)
-    *p = r->next;
+  dlp_req *r = calloc(1, sizeof(dlp_req));
+  if (r)
+    atomic_flag_clear(&r->claimed);
   return r;
 }
 
-dlp_req *dlp_req_find(MPI_Request h)
-{
-  if (h == MPI_REQUEST_NULL || !dlp_req_any())
-    return NULL;
-  pthread_mutex_lock(&table_lock);
-  dlp_req *r = lookup(h, false);
-  pthread_mutex_unlock(&table_lock);
-  return r;
-}
-
-dlp_req *dlp_req_claim(MPI_Request h)
-{
-  if (h == MPI_REQUEST_NULL || !dlp_req_any())
-    return NULL;
-  pthread_mutex_lock(&table_lock);
-  dlp_req *r = lookup(h, true);
-  pthread_mutex_unlock(&table_lock);
-  return r;
-}
-
-void dlp_req_unclaim(dlp_req *r)
+static void add(dlp_req *r)
 {
   dlp_req **b = &buckets[bucket_of(r->handle)];
   pthread_mutex_lock(&table_lock);
   r->next = *b;
   *b = r;
+  r->in_table = true;
+  pthread_mutex_unlock(&table_lock);
+}
+
+static void remove_entry(dlp_req *r)
+{
+  pthread_mutex_lock(&table_lock);
+  if (r->in_table) {
+    dlp_req **p = &buckets[bucket_of(r->handle)];
+    while (*p && *p != r)
+      p = &(*p)->next;
+    if (*p)
+      *p = r->next;
+    r->in_table = false;
+  }
   pthread_mutex_unlock(&table_lock);
 }
 
@@ -130,52 +92,263 @@ static void drop(dlp_req *r)
   atomic_fetch_sub(&live, 1);
 }
 
-int dlp_req_finish(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on)
+/* one owner lets go of r; the second frees it */
+static void release(dlp_req *r)
+{
+  if (atomic_exchange(&r->released, true))
+    drop(r);
+}
+
+static void orphan_push(dlp_req *r)
+{
+  pthread_mutex_lock(&orphan_lock);
+  r->onext = orphans;
+  orphans = r;
+  pthread_mutex_unlock(&orphan_lock);
+  atomic_fetch_add(&norphans, 1);
+}
+
+/* r settled: its handle completed, the operation's hold let go */
+static void complete_handle(dlp_req *r)
+{
+  PMPI_Grequest_complete(r->handle);
+  release(r);
+}
+
+/* the route's work after the operation's request completed with status st
+   and MPICH's code err; the result kept for the handle's query */
+static int settle(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on)
 {
   const dlp_route *route = dlp_op_route(&r->op);
   *raise_on = MPI_COMM_NULL;
   if (route->finish)
     err = route->finish(&r->op, st, err, raise_on);
-  drop(r);
+  r->st = *st;
+  r->st.MPI_ERROR = err;
+  atomic_store(&r->done, true);
   return err;
 }
 
-void dlp_req_orphan(dlp_req *r)
+/* ---- the generalized request's functions ---- */
+
+static int query_fn(void *extra, MPI_Status *status)
 {
-  if (r->op.route == DLP_R_PIPE) {
-    dlp_stream_mod()->orphan(&r->op);    /* the stream ends on its own */
-    drop(r);
-    return;
-  }
-  dlp_finalize_hook();
-  pthread_mutex_lock(&orphan_lock);
-  r->next = orphans;
-  orphans = r;
-  pthread_mutex_unlock(&orphan_lock);
+  const dlp_req *r = extra;
+  *status = r->st;
+  return r->st.MPI_ERROR;
 }
 
-/* completes orphans MPICH has completed (all of them when wait is set) */
+/* MPICH's lock held: no MPI call here */
+static int free_fn(void *extra)
+{
+  dlp_req *r = extra;
+  remove_entry(r);
+  if (!atomic_load(&r->done)) {
+    atomic_flag_test_and_set(&r->claimed);   /* the orphans' from here */
+    orphan_push(r);
+  }
+  release(r);
+  return MPI_SUCCESS;
+}
+
+static int cancel_fn(void *extra, int complete)
+{
+  dlp_req *r = extra;
+  if (!complete && !atomic_load(&r->done)) {
+    if (r->op.route == DLP_R_PIPE)
+      dlp_stream_mod()->cancel(&r->op);
+    else
+      PMPI_Cancel(&r->op.req);
+  }
+  return MPI_SUCCESS;
+}
+
+/* completes r's operation if it is done (waits for it when block is set),
+   r claimed by the caller; true when it did */
+static bool settle_if_done(dlp_req *r, bool block)
+{
+  const dlp_stream_module *m = dlp_streams_busy();
+  MPI_Status st;
+  int flag = 1, idx, rc;
+  if (block) {
+    rc = dlp_block_any(1, &r->op.req, &idx, &st);
+  } else {
+    if (m)
+      m->progress();
+    rc = PMPI_Test(&r->op.req, &flag, &st);
+  }
+  if (!flag)
+    return false;
+  MPI_Comm on;
+  settle(r, &st, rc, &on);
+  return true;
+}
+
+static int poll_fn(void *extra, MPI_Status *status)
+{
+  (void)status;
+  dlp_req *r = extra;
+  if (atomic_load(&r->done) || atomic_flag_test_and_set(&r->claimed))
+    return MPI_SUCCESS;              /* done, or a completion call has it */
+  bool done = settle_if_done(r, false);
+  atomic_flag_clear(&r->claimed);
+  if (done)
+    complete_handle(r);
+  return MPI_SUCCESS;
+}
+
+static int wait_fn(int count, void **states, double timeout, MPI_Status *status)
+{
+  (void)timeout; (void)status;
+  for (int i = 0; i < count; i++) {
+    dlp_req *r = states[i];
+    while (!atomic_load(&r->done)) {
+      if (atomic_flag_test_and_set(&r->claimed)) {
+        sched_yield();             /* another call is completing it */
+        continue;
+      }
+      bool done = settle_if_done(r, true);
+      atomic_flag_clear(&r->claimed);
+      if (done) {
+        complete_handle(r);
+        break;                     /* r may be gone */
+      }
+    }
+  }
+  return MPI_SUCCESS;
+}
+
+/* ---- starting ---- */
+
+int dlp_req_track(dlp_req *r, MPI_Request *user)
+{
+  dl_type_retain(r->op.d.t);   /* the user may free the type before completion */
+  atomic_fetch_add(&live, 1);
+  /* MPICH hands out one shared handle for every request that completes at
+     once (an eager send), and such a request has nothing left to wait
+     for: it is finished now and the program gets MPICH's handle */
+  int flag = 0;
+  MPI_Status st;
+  int rc = r->op.route == DLP_R_PIPE ? MPI_SUCCESS
+         : PMPI_Request_get_status(r->op.req, &flag, &st);
+  if (flag) {
+    MPI_Comm on;
+    *user = r->op.req;
+    settle(r, &st, rc, &on);
+    drop(r);
+    return MPI_SUCCESS;
+  }
+  dlp_finalize_hook();          /* orphans are completed there at the latest */
+  rc = PMPIX_Grequest_start(query_fn, free_fn, cancel_fn, poll_fn, wait_fn, r, &r->handle);
+  if (rc != MPI_SUCCESS) {
+    /* the operation goes on, an orphan with no handle: it completes in
+       later calls */
+    r->handle = MPI_REQUEST_NULL;
+    atomic_flag_test_and_set(&r->claimed);
+    atomic_store(&r->released, true);
+    orphan_push(r);
+    *user = MPI_REQUEST_NULL;
+    return MPI_ERR_NO_MEM;
+  }
+  *user = r->handle;
+  add(r);
+  return MPI_SUCCESS;
+}
+
+bool dlp_req_any(void)
+{
+  return atomic_load_explicit(&live, memory_order_acquire) > 0;
+}
+
+/* ---- the completion calls' side ---- */
+
+dlp_req *dlp_req_find(MPI_Request h)
+{
+  if (h == MPI_REQUEST_NULL || !dlp_req_any())
+    return NULL;
+  pthread_mutex_lock(&table_lock);
+  dlp_req *r = buckets[bucket_of(h)];
+  while (r && r->handle != h)
+    r = r->next;
+  pthread_mutex_unlock(&table_lock);
+  return r;
+}
+
+dlp_req *dlp_req_claim(MPI_Request h)
+{
+  dlp_req *r = dlp_req_find(h);
+  if (!r || atomic_load(&r->done) || atomic_flag_test_and_set(&r->claimed))
+    return NULL;            /* MPICH completes it through its functions */
+  return r;
+}
+
+void dlp_req_unclaim(dlp_req *r)
+{
+  atomic_flag_clear(&r->claimed);
+}
+
+int dlp_req_finish(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on)
+{
+  err = settle(r, st, err, raise_on);
+  atomic_flag_clear(&r->claimed);
+  MPI_Request h = r->handle;
+  complete_handle(r);
+  PMPI_Request_free(&h);        /* frees r (free_fn) */
+  return err;
+}
+
+int dlp_req_settle_early(dlp_req *r, MPI_Status *st, int err)
+{
+  MPI_Comm on;
+  err = settle(r, st, err, &on);
+  atomic_flag_clear(&r->claimed);
+  complete_handle(r);           /* the program's handle stays */
+  return err;
+}
+
+/* ---- orphans ---- */
+
+/* completes orphans whose operations are done (all of them when wait is
+   set): the list taken whole, worked on with no lock held, the rest put
+   back */
 static void orphans_run(bool wait)
 {
-  if (wait)
-    pthread_mutex_lock(&orphan_lock);
-  else if (!orphans || pthread_mutex_trylock(&orphan_lock))
-    return;            /* another thread is at it */
-  dlp_req **p = &orphans;
-  while (*p) {
-    dlp_req *r = *p;
-    MPI_Status st;
-    int flag = 1;
-    int rc = wait ? PMPI_Wait(&r->handle, &st) : PMPI_Test(&r->handle, &flag, &st);
-    if (!flag) {
-      p = &r->next;
+  if (!wait && atomic_load_explicit(&norphans, memory_order_acquire) == 0)
+    return;
+  if (atomic_flag_test_and_set(&orphan_runner)) {
+    if (!wait)
+      return;          /* another thread is at it */
+    while (atomic_flag_test_and_set(&orphan_runner))
+      sched_yield();
+  }
+  pthread_mutex_lock(&orphan_lock);
+  dlp_req *list = orphans, *left = NULL;
+  orphans = NULL;
+  pthread_mutex_unlock(&orphan_lock);
+  while (list) {
+    dlp_req *r = list;
+    list = r->onext;
+    if (!settle_if_done(r, wait)) {
+      r->onext = left;
+      left = r;
       continue;
     }
-    *p = r->next;
-    MPI_Comm on;
-    dlp_req_finish(r, &st, rc, &on);
+    atomic_fetch_sub(&norphans, 1);
+    if (r->handle != MPI_REQUEST_NULL) {
+      complete_handle(r);
+    } else {
+      drop(r);                           /* it never had a handle */
+    }
+  }
+  pthread_mutex_lock(&orphan_lock);
+  while (left) {
+    dlp_req *r = left;
+    left = r->onext;
+    r->onext = orphans;
+    orphans = r;
   }
   pthread_mutex_unlock(&orphan_lock);
+  atomic_flag_clear(&orphan_runner);
 }
 
 void dlp_orphans_poll(void)
@@ -191,8 +364,6 @@ static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
 {
   (void)comm; (void)val; (void)extra;
   orphans_run(true);
-  if (dlp_stream_mod())
-    dlp_stream_mod()->drain();
   dlp_plans_free();
   dlp_stage_flush();
   PMPI_Comm_free_keyval(&key);

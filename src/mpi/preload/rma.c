@@ -675,9 +675,7 @@ static int start_request(rma *x, bool whole, MPI_Request *req)
   e->op.d = x->into ? *x->into : x->o;
   e->op.stage = x->stage;
   x->stage = NULL;
-  *req = e->op.req;
-  dlp_req_track(e);
-  return MPI_SUCCESS;
+  return -dlp_req_track(e, req);      /* an own error class, negated */
 }
 
 /* MPICH's error codes, or an own error class negated; *route: the one

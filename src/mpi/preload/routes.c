@@ -120,10 +120,11 @@ int dlp_start(dlp_op *op, MPI_Request *req)
     free(e);
     return rc;
   }
-  *req = op->req;
-  if (e) {
-    e->op = *op;
-    dlp_req_track(e);
+  if (!e) {
+    *req = op->req;
+    return MPI_SUCCESS;
   }
-  return MPI_SUCCESS;
+  e->op = *op;
+  rc = dlp_req_track(e, req);
+  return rc ? dlp_raise(op->comm, rc) : rc;
 }

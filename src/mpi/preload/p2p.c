@@ -340,6 +340,28 @@ static int sendrecv_common(const void *sbuf, MPI_Count scount, MPI_Datatype styp
   return sendrecv_ops(&s, &r, status);
 }
 
+/* MPI_Sendrecv_replace of a derived type (of any type in the pipeline
+   mode, where the send may have to follow a stream): the data packed into
+   a copy that the send side sends, the receive side received into the
+   buffer as MPI_Sendrecv's; MPICH's own call where it is not the
+   interposer's (predefined types, arguments MPICH judges) */
+static int replace_common(void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                          int stag, int src, int rtag, MPI_Comm comm, MPI_Status *status)
+{
+  dlp_data d;
+  void *copy = NULL;
+  if (dest == MPI_PROC_NULL || dlp_data_get(buf, count, dt, &d) != MPI_SUCCESS ||
+      (d.named && !dlp_streams()) || dlp_stage_out(&d, &copy) != MPI_SUCCESS)
+    return count <= INT_MAX ? PMPI_Sendrecv_replace(buf, (int)count, dt, dest, stag, src,
+                                                    rtag, comm, status)
+                            : PMPI_Sendrecv_replace_c(buf, count, dt, dest, stag, src,
+                                                      rtag, comm, status);
+  int rc = sendrecv_common(copy, (MPI_Count)d.bytes, MPI_PACKED, dest, stag, buf, count,
+                           dt, src, rtag, comm, status);
+  dlp_stage_put(copy);
+  return rc;
+}
+
 /* ---- the MPI entry points ---- */
 
 #define SEND(NAME, T, MODE)                                                    \
@@ -367,6 +389,10 @@ ISEND(MPI_Isend, int, DLP_STANDARD)
 ISEND(MPI_Isend_c, MPI_Count, DLP_STANDARD)
 ISEND(MPI_Issend, int, DLP_SYNC)
 ISEND(MPI_Issend_c, MPI_Count, DLP_SYNC)
+ISEND(MPI_Irsend, int, DLP_READY)
+ISEND(MPI_Irsend_c, MPI_Count, DLP_READY)
+ISEND(MPI_Ibsend, int, DLP_BUFFERED)
+ISEND(MPI_Ibsend_c, MPI_Count, DLP_BUFFERED)
 
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
              MPI_Comm comm, MPI_Status *status)
@@ -407,4 +433,20 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 {
   return sendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                          recvcount, recvtype, source, recvtag, comm, status);
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+                         int sendtag, int source, int recvtag, MPI_Comm comm,
+                         MPI_Status *status)
+{
+  return replace_common(buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                        status);
+}
+
+int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                           int sendtag, int source, int recvtag, MPI_Comm comm,
+                           MPI_Status *status)
+{
+  return replace_common(buf, count, datatype, dest, sendtag, source, recvtag, comm,
+                        status);
 }

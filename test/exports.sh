@@ -35,7 +35,7 @@ if [ -f "$pre" ]; then
     MPI_Irecv MPI_Irecv_c MPI_Sendrecv MPI_Sendrecv_c MPI_Ssend MPI_Ssend_c
     MPI_Issend MPI_Issend_c MPI_Rsend MPI_Rsend_c MPI_Bsend MPI_Bsend_c
     MPI_Irsend MPI_Irsend_c MPI_Ibsend MPI_Ibsend_c MPI_Sendrecv_replace
-    MPI_Sendrecv_replace_c MPI_Wait
+    MPI_Sendrecv_replace_c MPI_Comm_free MPI_Wait
     MPI_Waitall MPI_Waitany MPI_Waitsome MPI_Test MPI_Testall MPI_Testany
     MPI_Testsome MPI_Request_free MPI_Cancel MPI_Request_get_status
     MPI_Pack_external MPI_Pack_external_c

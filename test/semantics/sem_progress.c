@@ -4,8 +4,9 @@
  * MPI_Iprobe for a "done" message while its long derived-type receive is
  * pending; a rank that waits on inactive persistent requests (which
  * returns at once) while its long send is in flight, before it sends what
- * its peer waits for. In the pipeline mode each of these long messages is
- * a stream. */
+ * its peer waits for; a communicator freed with a long send and a long
+ * receive pending on it. In the pipeline mode each of these long messages
+ * is a stream. */
 #include "sem.h"
 
 enum { N = 100000 };
@@ -111,6 +112,29 @@ static void inactive_wait(double *b, MPI_Datatype t)
   }
 }
 
+/* a communicator freed with a long send and a long receive pending on it:
+   they complete normally */
+static void freed_comm(double *b, MPI_Datatype t)
+{
+  MPI_Comm c;
+  MPI_Comm_dup(MPI_COMM_WORLD, &c);
+  MPI_Request q = MPI_REQUEST_NULL;
+  if (sem_rank == 0) {
+    fill(b, 7);
+    OK(MPI_Isend(b, 1, t, 1, 7, c, &q));
+  } else if (sem_rank == 1) {
+    memset(b, 0, sizeof(double) * 2 * N);
+    OK(MPI_Irecv(b, 1, t, 0, 7, c, &q));
+  }
+  OK(MPI_Comm_free(&c));
+  OK(MPI_Wait(&q, MPI_STATUS_IGNORE));
+  if (sem_rank == 1) {
+    int bad = first_bad(b, 7);
+    CHECK(bad < 0 && c == MPI_COMM_NULL, "the long message on a communicator freed "
+          "while it was pending: double %d wrong", bad);
+  }
+}
+
 int main(int argc, char **argv)
 {
   sem_init(&argc, &argv);
@@ -121,6 +145,8 @@ int main(int argc, char **argv)
   receiver_polls(b, t);
   MPI_Barrier(MPI_COMM_WORLD);
   inactive_wait(b, t);
+  MPI_Barrier(MPI_COMM_WORLD);
+  freed_comm(b, t);
   MPI_Type_free(&t);
   free(b);
   return sem_finish("sem_progress");

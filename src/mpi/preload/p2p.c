@@ -15,6 +15,7 @@
  * the peer and moves nothing (an uncommitted type, a bad tag or
  * communicator get MPICH's error through MPICH's handler call). */
 #include <limits.h>
+#include <sched.h>
 #include <stdlib.h>
 #include "preload.h"
 
@@ -449,4 +450,19 @@ int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, in
 {
   return replace_common(buf, count, datatype, dest, sendtag, source, recvtag, comm,
                         status);
+}
+
+/* Freeing a communicator leaves its pending operations to complete
+   normally, but a stream still has chunks to send or receive on it: the
+   free waits until the streams on it are done, moving them (as every
+   blocking call does), and only then frees it in MPICH */
+int MPI_Comm_free(MPI_Comm *comm)
+{
+  const dlp_stream_module *m = dlp_streams_busy();
+  if (m && comm && *comm != MPI_COMM_NULL)
+    while (m->uses(*comm)) {
+      m->progress();
+      sched_yield();
+    }
+  return PMPI_Comm_free(comm);
 }

@@ -581,6 +581,18 @@ static void cancel(dlp_op *op)
   pthread_mutex_unlock(&lock);
 }
 
+static bool uses(MPI_Comm comm)
+{
+  if (!active())
+    return false;
+  pthread_mutex_lock(&lock);
+  bool any = false;
+  for (dlp_pipe *p = head; p && !any; p = p->next)
+    any = p->comm == comm;
+  pthread_mutex_unlock(&lock);
+  return any;
+}
+
 const dlp_stream_module dlp_pipeline = {
   .route = {start, finish},
   .blocked = blocked_at,
@@ -589,4 +601,5 @@ const dlp_stream_module dlp_pipeline = {
   .lend = lend,
   .give_back = give_back,
   .cancel = cancel,
+  .uses = uses,
 };

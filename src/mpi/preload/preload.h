@@ -435,6 +435,8 @@ typedef struct dlp_stream_module {
   int (*lend)(MPI_Request *out, void **who, int max);
   void (*give_back)(void **who, int n, int done, const MPI_Status *st, int rc);
   void (*cancel)(dlp_op *op);      /* a receive not yet matched stops */
+  /* some stream in progress uses comm */
+  bool (*uses)(MPI_Comm comm);
 } dlp_stream_module;
 DLI_HIDDEN extern const dlp_stream_module dlp_pipeline;
 /* the stream module in pipeline mode (DL_PIPELINE=1), else NULL */

@@ -4,7 +4,9 @@
 # only, see run2 below): plain MPICH, then with
 # libdataloop-mpi-preload.so preloaded: the automatic choice (predefined
 # data must go "direct"), then each route forced with DL_STRATEGY (pack,
-# blocks, mpich, pipe; the pipelined route also with DL_PIPELINE_CHUNK=1000,
+# on windows MPICH allocated, DL_RMA_MAP=never: a request form waited for
+# after its epoch's unlock must not flush; blocks, mpich, pipe; the
+# pipelined route also with DL_PIPELINE_CHUNK=1000,
 # an odd chunk that splits target blocks and elements; blocks under a
 # tuning file whose model sends them from the user's memory, block against
 # block: "lockstep"; and with DL_RMA_LAND=always, puts of fence epochs
@@ -58,7 +60,7 @@ run $pre -genv DL_RMA_LAND always -genv DL_EXPECT_RMA_ROUTES direct,landed,talli
     -genv DL_FORBID_RMA_ROUTES mapped
 run $pre -genv DL_RMA_LAND always -genv DL_RMA_LAND_CHUNK 1000 \
     -genv DL_EXPECT_RMA_ROUTES direct,landed
-run2 $pre -genv DL_STRATEGY pack -genv DL_EXPECT_RMA_ROUTES direct,pack \
+run2 $pre -genv DL_STRATEGY pack -genv DL_RMA_MAP never -genv DL_EXPECT_RMA_ROUTES direct,pack \
     -genv DL_FORBID_RMA_ROUTES blocks,mpich,pipeline,landed,mapped
 run2 $pre -genv DL_STRATEGY blocks -genv DL_EXPECT_RMA_ROUTES direct,blocks \
     -genv DL_FORBID_RMA_ROUTES mpich,pipeline,landed,mapped

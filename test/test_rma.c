@@ -217,8 +217,11 @@ static const char *const sync_names[NSYNCS] = {
 enum { W_CREATE, W_ALLOCATE, W_DYNAMIC, W_SHARED, NWINS };
 static const char *const win_names[NWINS] = {
   "MPI_Win_create", "MPI_Win_allocate", "MPI_Win_create_dynamic", "MPI_Win_allocate_shared"};
-enum { D_WAIT, D_TEST, D_WAITALL, NDONES };
-static const char *const done_names[NDONES] = {"MPI_Wait", "MPI_Test", "MPI_Waitall"};
+/* D_LATE: MPI_Wait after the synchronization that completed them (the
+   unlock of a lock epoch, the flush of a lock_all one) */
+enum { D_WAIT, D_TEST, D_WAITALL, D_LATE, NDONES };
+static const char *const done_names[NDONES] = {"MPI_Wait", "MPI_Test", "MPI_Waitall",
+                                               "MPI_Wait after the epoch"};
 
 /* One operation per rank. The cases of a batch share one window and one
    epoch (fewer synchronizations: three ranks on two cores wait for each
@@ -626,7 +629,7 @@ static void complete(rcase *cs, int n, state *s)
     OK(MPI_Waitall(n, q, st));
   for (int i = 0; i < n; i++) {
     int flag = 0;
-    if (how == D_WAIT)
+    if (how == D_WAIT || how == D_LATE)
       OK(MPI_Wait(&q[i], MPI_STATUS_IGNORE));
     while (how == D_TEST && !flag)
       OK(MPI_Test(&q[i], &flag, MPI_STATUS_IGNORE));
@@ -690,19 +693,25 @@ static void epoch(rcase *cs, int n, window *w, state *s)
     OK(MPI_Win_lock(c->sync == SY_LOCK ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED, tgt, 0,
                     win));
     issue_all(cs, n, w, s);
-    complete(cs, n, s);
+    if (c->done != D_LATE)
+      complete(cs, n, s);
     OK(MPI_Win_unlock(tgt, win));
+    if (c->done == D_LATE)
+      complete(cs, n, s);
     break;
   default:
     OK(MPI_Win_lock_all(0, win));
     issue_all(cs, n, w, s);
-    complete(cs, n, s);
+    if (c->done != D_LATE)
+      complete(cs, n, s);
     switch (c->sync) {
     case SY_FLUSH: OK(MPI_Win_flush(tgt, win)); break;
     case SY_FLUSH_ALL: OK(MPI_Win_flush_all(win)); break;
     case SY_FLUSH_LOCAL: OK(MPI_Win_flush_local(tgt, win)); break;
     default: OK(MPI_Win_flush_local_all(win)); break;
     }
+    if (c->done == D_LATE)
+      complete(cs, n, s);
     if (c->sync == SY_FLUSH_LOCAL || c->sync == SY_FLUSH_LOCAL_ALL)
       for (int i = 0; i < n; i++)
         if (cs[i].op < OP_RPUT)

@@ -344,6 +344,8 @@ typedef struct dlp_op {
   int raised;            /* an error MPICH raised on the call's arguments */
   bool matched;          /* a receive of msg, matched already (a blocking
                             receive's: p2p.c) */
+  bool synced;           /* a one-sided request's epoch synchronized its
+                            target already (rma.c) */
   MPI_Message msg;
 } dlp_op;
 
@@ -403,6 +405,11 @@ DLI_HIDDEN int dlp_req_finish(dlp_req *r, MPI_Status *st, int err,
 /* the same, but the program's handle stays, complete, for the program to
    complete (MPI_Request_get_status) */
 DLI_HIDDEN int dlp_req_settle_early(dlp_req *r, MPI_Status *st, int err);
+/* finishes now, their handles staying the program's, the pending entries
+   for which pick (which may mark them) says true: a synchronization has
+   completed their operations' own requests */
+DLI_HIDDEN void dlp_req_settle_picked(bool (*pick)(dlp_op *op, const void *arg),
+                                      const void *arg);
 /* completes orphans that are done; never blocks */
 DLI_HIDDEN void dlp_orphans_poll(void);
 /* registers the MPI_Finalize hook that drains orphans (idempotent) */
@@ -472,6 +479,9 @@ DLI_HIDDEN int dlp_win_defer(dlp_win *w, int rank, void *stage, const dlp_data *
 /* rank's window memory as mapped in this process (a shared-memory window),
    or NULL */
 DLI_HIDDEN char *dlp_win_mapped(const dlp_win *w, int rank);
+/* the request forms (MPI_Rget, MPI_Rput, ...) on win to rank (-1: every
+   rank), completed by a synchronization: finished now (rma.c) */
+DLI_HIDDEN void dlp_rma_requests_synced(MPI_Win win, int rank);
 /* its landing state, or NULL (puts do not land on it) */
 typedef struct dlp_landing dlp_landing;
 DLI_HIDDEN dlp_landing *dlp_win_landing(const dlp_win *w);

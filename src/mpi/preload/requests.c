@@ -306,6 +306,42 @@ int dlp_req_settle_early(dlp_req *r, MPI_Status *st, int err)
   return err;
 }
 
+void dlp_req_settle_picked(bool (*pick)(dlp_op *op, const void *arg), const void *arg)
+{
+  if (!dlp_req_any())
+    return;
+  dlp_req *small[16], **got = small;
+  size_t n = 0, cap = 16;
+  pthread_mutex_lock(&table_lock);
+  for (unsigned b = 0; b < NBUCKETS; b++)
+    for (dlp_req *r = buckets[b]; r; r = r->next) {
+      if (atomic_load(&r->done) || !pick(&r->op, arg) ||
+          atomic_flag_test_and_set(&r->claimed))
+        continue;
+      if (n == cap) {
+        dlp_req **more = malloc(sizeof(dlp_req *) * cap * 2);
+        if (!more) {              /* the rest finish at their completion */
+          atomic_flag_clear(&r->claimed);
+          continue;
+        }
+        memcpy(more, got, sizeof(dlp_req *) * n);
+        if (got != small)
+          free(got);
+        got = more;
+        cap *= 2;
+      }
+      got[n++] = r;
+    }
+  pthread_mutex_unlock(&table_lock);
+  for (size_t i = 0; i < n; i++) {
+    MPI_Status st;
+    int err = PMPI_Wait(&got[i]->op.req, &st);
+    dlp_req_settle_early(got[i], &st, err);
+  }
+  if (got != small)
+    free(got);
+}
+
 /* ---- orphans ---- */
 
 /* completes orphans whose operations are done (all of them when wait is

@@ -641,7 +641,7 @@ static int request_finish(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_o
      unwritten), and its local completion can be early too: remote
      completion first (a request form is in a passive-target epoch,
      where this is allowed) */
-  if (err == MPI_SUCCESS)
+  if (err == MPI_SUCCESS && !op->synced)
     err = PMPI_Win_flush(op->peer, op->win);
   if (op->recv && err == MPI_SUCCESS)
     dlp_stage_in(&op->d, op->stage, op->d.bytes);
@@ -650,6 +650,28 @@ static int request_finish(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_o
   return err;
 }
 static const dlp_route request_route = {NULL, request_finish};
+
+typedef struct sync_key {
+  MPI_Win win;
+  int rank;
+} sync_key;
+
+static bool synced_by(dlp_op *op, const void *arg)
+{
+  const sync_key *k = arg;
+  if (op->via != &request_route || op->win != k->win || (k->rank >= 0 && op->peer != k->rank))
+    return false;
+  op->synced = true;       /* completed remotely: no flush at its finish */
+  return true;
+}
+
+/* an unlock or a flush completes the request forms to its targets; after
+   an unlock, a flush at their finish would be erroneous */
+void dlp_rma_requests_synced(MPI_Win win, int rank)
+{
+  sync_key k = {win, rank};
+  dlp_req_settle_picked(synced_by, &k);
+}
 
 /* the request form: the operation whose request completes it (whole: the
    whole transfer on the user's target type; else an empty one issued after

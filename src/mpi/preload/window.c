@@ -203,6 +203,7 @@ int dlp_win_defer(dlp_win *w, int rank, void *stage, const dlp_data *into)
    no longer the epoch's to flush (nor, past its end, may they be) */
 static void complete(MPI_Win win, int rank)
 {
+  dlp_rma_requests_synced(win, rank);
   dlp_win *w = dlp_win_of(win);
   if (!w)
     return;

@@ -16,8 +16,10 @@
  *   pack.c      MPI_Pack, MPI_Unpack, MPI_Pack_size and their _c forms
  *   external.c  MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size
  *   p2p.c       point-to-point calls with derived datatypes
- *   requests.c  the table of interposed requests, freed requests, finalize
- *   complete.c  MPI_Wait*, MPI_Test*, MPI_Request_free, MPI_Cancel
+ *   requests.c  interposed requests: the program's generalized request, its
+ *               poll, wait and free functions, orphans, finalize
+ *   complete.c  MPI_Wait*, MPI_Test*, MPI_Request_get_status,
+ *               MPI_Request_free, MPI_Cancel
  *   pipeline.c  the opt-in chunk streams (DL_PIPELINE=1): the pipeline
  *               route and its progress, a module behind dlp_streams()
  *   stats.c     counts of what it handled (dl_preload_counts, DL_STATS_FILE)
@@ -26,7 +28,11 @@
  *               synchronization leaves (freeing staging, unpacking gets)
  *   landing.c   puts and gets landed: unpacked, packed by the target's fence
  *   tally.c     a fence's count exchange, through shared memory on one node
- *   rma.c       one-sided operations with derived datatypes and their routes
+ *   rma.c       one-sided operations with derived datatypes: described,
+ *               their route chosen (rma.h: what the rma files share)
+ *   rma_routes.c  the one-sided routes: pack, blocks, lockstep, pipeline
+ *   rma_request.c the request forms, finished at completion or at the
+ *               synchronization that completes them
  */
 #ifndef DLP_PRELOAD_H
 #define DLP_PRELOAD_H

@@ -19,46 +19,16 @@
  * (window.c) or, for the request forms, until the request completes;
  * gets are unpacked then. Accumulates move elements of their one basic
  * type, never split. */
-#include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
-#include "preload.h"
+#include "rma.h"
 #include "../../../actions/actions.h"   /* dli_copy_twins */
 
-enum { PUT, GET, ACC, GET_ACC };
 static const char *const call_names[2][4] = {
   {"MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate"},
   {"MPI_Rput", "MPI_Rget", "MPI_Raccumulate", "MPI_Rget_accumulate"}};
 
-typedef struct rma {
-  int kind;
-  MPI_Op op;
-  dlp_data o;          /* PUT, ACC, GET_ACC: the operand; GET: the destination */
-  dlp_data r;          /* GET_ACC: the result */
-  dlp_data t;          /* the target layout from byte 0 of the target address */
-  bool operand;        /* the operand's data is read (not a get, not MPI_NO_OP) */
-  MPI_Datatype el;     /* what moves: bytes, or the accumulates' basic type */
-  MPI_Aint esize;
-  int rank;
-  MPI_Aint disp;       /* the user's, in the target's units */
-  MPI_Win win;
-  MPI_Aint unit;       /* the target's displacement unit */
-  size_t n;            /* stream bytes */
-  char *stage;         /* [results n][operand n], as needed */
-  const char *from;    /* the operand's bytes in stream order */
-  char *to;            /* the results in stream order */
-  dlp_data *into;      /* to is staged: unpacked into this at completion */
-  size_t chunk;        /* PIPE's, a multiple of esize */
-  bool lockstep;       /* BLOCKS from the user's memory (lockstep_route) */
-  bool derived;        /* some side is a derived type */
-  dlp_win *w;          /* the interposer's description of win, or NULL */
-  bool read_acc;       /* a get in an MPI_Win_start epoch: its pieces of bytes
-                          go as get-accumulates of MPI_NO_OP (issue) */
-} rma;
-
-#define BATCH 256
 /* per route, then those of BLOCKS that went from the user's memory, then
    puts and gets landed (counted under PACK too), then those copied into
    mapped memory */
@@ -77,40 +47,6 @@ __attribute__((visibility("default"))) int dl_preload_rma_routes(unsigned long l
   if (n > MAPPED + 1)
     out[MAPPED + 1] = dlp_tally_shared();
   return MAPPED + 2;
-}
-
-/* one MPICH operation of x: n stream bytes from `from` (results to `to`),
-   the target (tcount, tdt) at disp; req: the request form */
-static int issue(const rma *x, const void *from, void *to, MPI_Count n, MPI_Aint disp,
-                 MPI_Count tcount, MPI_Datatype tdt, MPI_Request *req)
-{
-  MPI_Count k = n / x->esize;
-  int r = x->rank;
-  MPI_Win w = x->win;
-  switch (x->kind) {
-  case PUT:
-    return req ? PMPI_Rput_c(from, k, x->el, r, disp, tcount, tdt, w, req)
-               : PMPI_Put_c(from, k, x->el, r, disp, tcount, tdt, w);
-  case GET:
-    /* MPICH 4.0.2's MPI_Win_complete can return before contiguous gets
-       that followed accumulates have arrived, and get-accumulates it
-       waits for: a get of bytes onto a target of bytes goes as one */
-    if (x->read_acc && !req && tdt == x->el)
-      return PMPI_Get_accumulate_c(NULL, 0, x->el, to, k, x->el, r, disp, tcount, tdt,
-                                   MPI_NO_OP, w);
-    return req ? PMPI_Rget_c(to, k, x->el, r, disp, tcount, tdt, w, req)
-               : PMPI_Get_c(to, k, x->el, r, disp, tcount, tdt, w);
-  case ACC:
-    return req ? PMPI_Raccumulate_c(from, k, x->el, r, disp, tcount, tdt, x->op, w, req)
-               : PMPI_Accumulate_c(from, k, x->el, r, disp, tcount, tdt, x->op, w);
-  default:   /* MPI_NO_OP ignores the operand: the results stand in */
-    if (!from)
-      from = to;
-    return req ? PMPI_Rget_accumulate_c(from, k, x->el, to, k, x->el, r, disp, tcount,
-                                        tdt, x->op, w, req)
-               : PMPI_Get_accumulate_c(from, k, x->el, to, k, x->el, r, disp, tcount,
-                                       tdt, x->op, w);
-  }
 }
 
 /* ---- describing an operation ---- */
@@ -146,219 +82,6 @@ static bool in_window(const rma *x, MPI_Aint size)
       __builtin_add_overflow(base, tlb + text + (rep > 0 ? rep : 0), &hi))
     return false;
   return lo >= 0 && hi <= size;
-}
-
-/* ---- routes ---- */
-
-/* staging for the results (and the operand, packed unless it is dense);
-   pack_operand: packed whole now (PIPE packs chunk by chunk) */
-static int stage(rma *x, bool pack_operand)
-{
-  bool results = x->kind == GET || x->kind == GET_ACC;
-  dlp_data *res = x->kind == GET ? &x->o : &x->r;
-  bool stage_res = results && !res->dense, stage_op = x->operand && !x->o.dense;
-  x->from = x->operand && x->o.dense ? x->o.base : NULL;
-  x->to = results && res->dense ? res->base : NULL;
-  if (!stage_res && !stage_op)
-    return MPI_SUCCESS;
-  x->stage = dlp_stage_get((stage_res ? x->n : 0) + (stage_op ? x->n : 0));
-  if (!x->stage)
-    return -MPI_ERR_NO_MEM;
-  if (stage_res) {
-    x->to = x->stage;
-    x->into = res;
-  }
-  if (stage_op) {
-    x->from = x->stage + (stage_res ? x->n : 0);
-    size_t pos = 0;
-    if (pack_operand && dl_pack(x->o.buf, x->o.count, x->o.t, (char *)x->from, x->n, &pos))
-      return -MPI_ERR_INTERN;
-  }
-  return MPI_SUCCESS;
-}
-
-/* a block of len bytes of x at byte off from the target address (a
-   multiple of its unit: alignment), from `from` (results to `to`), as one
-   contiguous operation */
-static int one_block(const rma *x, const char *from, char *to, int64_t off, int64_t len)
-{
-  return issue(x, from, to, len, x->disp + (MPI_Aint)(off / x->unit), len / x->esize,
-               x->el, NULL);
-}
-
-static int pack_route(rma *x)
-{
-  /* onto a dense target: one block of bytes, as read_acc must carry it
-     (where the unit addresses it) */
-  int64_t off = (int64_t)(intptr_t)x->t.base;
-  if (x->read_acc && x->t.dense && off % x->unit == 0)
-    return one_block(x, x->from, x->to, off, (int64_t)x->n);
-  return issue(x, x->from, x->to, (MPI_Count)x->n, x->disp, x->t.count, x->t.dt, NULL);
-}
-
-/* how the target's unit addresses x's blocks: 0, some target block
-   begins where it cannot (MPICH 4.0.2 fails get-accumulates on the
-   one-block types that would address it); 1, every one begins at a
-   multiple of it; 2, and every length, the origin's blocks' too, is a
-   multiple of it, so that block against block every piece is addressed
-   (origin: check those) */
-static int alignment(const rma *x, dl_segment *ts, bool origin)
-{
-  int64_t off[BATCH], len[BATCH];
-  int level = 2;
-  for (size_t at = 0; x->unit > 1 && at < x->n;) {
-    size_t last = x->n, got = 0;
-    if (dl_segment_offlen(ts, at, &last, off, len, BATCH, &got) != DL_OK || last <= at)
-      return 0;
-    for (size_t i = 0; i < got; i++) {
-      if (off[i] % x->unit)
-        return 0;
-      if (len[i] % x->unit)
-        level = 1;
-    }
-    at = last;
-  }
-  dl_segment *os;
-  if (x->unit == 1 || level < 2 || !origin)
-    return level;
-  if (dl_segment_create(NULL, x->o.count, x->o.t, &os) != DL_OK)
-    return 1;
-  for (size_t at = 0; level == 2 && at < x->n;) {
-    size_t last = x->n, got = 0;
-    if (dl_segment_offlen(os, at, &last, off, len, BATCH, &got) != DL_OK || last <= at)
-      level = 1;
-    for (size_t i = 0; level == 2 && i < got; i++)
-      if (len[i] % x->unit)
-        level = 1;
-    at = last;
-  }
-  dl_segment_free(&os);
-  return level;
-}
-
-/* the target's blocks in stream bytes [at, end) as one hindexed type of
-   elements, up to BATCH of them (*last: where they end); one block that
-   read_acc must carry and the unit addresses: *sub stays null, *one is
-   its offset */
-static int sub_range(const rma *x, dl_segment *ts, size_t at, size_t *last,
-                     MPI_Datatype *sub, int64_t *one)
-{
-  int64_t off[BATCH], len[BATCH];
-  MPI_Count d[BATCH], k[BATCH];
-  size_t got = 0;
-  if (dl_segment_offlen(ts, at, last, off, len, BATCH, &got) != DL_OK || *last <= at)
-    return -MPI_ERR_INTERN;
-  if (got == 1 && x->read_acc && off[0] % x->unit == 0) {
-    *one = off[0];
-    return MPI_SUCCESS;
-  }
-  for (size_t i = 0; i < got; i++) {
-    d[i] = off[i];
-    k[i] = len[i] / x->esize;
-  }
-  int rc = PMPI_Type_create_hindexed_c((MPI_Count)got, k, d, x->el, sub);
-  return rc == MPI_SUCCESS ? PMPI_Type_commit(sub) : rc;
-}
-
-static int blocks_route(rma *x, dl_segment *ts)
-{
-  int64_t off[BATCH], len[BATCH];
-  size_t at = 0;
-  int rc = MPI_SUCCESS;
-  while (rc == MPI_SUCCESS && at < x->n) {
-    size_t last = x->n, got = 0;
-    if (dl_segment_offlen(ts, at, &last, off, len, BATCH, &got) != DL_OK || last <= at)
-      return -MPI_ERR_INTERN;
-    for (size_t i = 0; i < got && rc == MPI_SUCCESS; i++) {
-      rc = one_block(x, x->from ? x->from + at : NULL, x->to ? x->to + at : NULL, off[i],
-                     len[i]);
-      at += (size_t)len[i];
-    }
-  }
-  return rc;
-}
-
-/* the origin's blocks against the target's: one operation per overlap,
-   from (a get: into) the user's memory where it lies, nothing staged */
-static int lockstep_route(rma *x, dl_segment *ts)
-{
-  dl_segment *os;
-  if (dl_segment_create(x->o.buf, x->o.count, x->o.t, &os) != DL_OK)
-    return -MPI_ERR_NO_MEM;
-  struct iovec iov[BATCH];
-  int64_t off[BATCH], len[BATCH];
-  size_t ni = 0, ii = 0, nt = 0, it = 0, oat = 0, tat = 0, iused = 0, tused = 0;
-  int rc = MPI_SUCCESS;
-  for (size_t pos = 0; rc == MPI_SUCCESS && pos < x->n;) {
-    size_t last = x->n;
-    if (ii == ni) {
-      if (dl_segment_iov(os, oat, &last, iov, BATCH, &ni) != DL_OK || last <= oat) {
-        rc = -MPI_ERR_INTERN;
-        break;
-      }
-      oat = last;
-      ii = 0;
-    }
-    last = x->n;
-    if (it == nt) {
-      if (dl_segment_offlen(ts, tat, &last, off, len, BATCH, &nt) != DL_OK || last <= tat) {
-        rc = -MPI_ERR_INTERN;
-        break;
-      }
-      tat = last;
-      it = 0;
-    }
-    size_t a = iov[ii].iov_len - iused, b = (size_t)len[it] - tused, m = a < b ? a : b;
-    char *mem = (char *)iov[ii].iov_base + iused;
-    rc = one_block(x, x->kind == GET ? NULL : mem, x->kind == GET ? mem : NULL,
-                   off[it] + (int64_t)tused, (int64_t)m);
-    pos += m;
-    iused += m;
-    tused += m;
-    if (iused == iov[ii].iov_len) {
-      ii++;
-      iused = 0;
-    }
-    if (tused == (size_t)len[it]) {
-      it++;
-      tused = 0;
-    }
-  }
-  dl_segment_free(&os);
-  return rc;
-}
-
-/* chunk after chunk: pack it, then issue it on the target's sub-range */
-static int pipe_route(rma *x, dl_segment *ts)
-{
-  size_t chunk = x->chunk ? x->chunk : (size_t)x->esize;
-  dl_segment *os = NULL;
-  bool pack = x->from && x->from != x->o.base;
-  if (pack && dl_segment_create(x->o.buf, x->o.count, x->o.t, &os) != DL_OK)
-    return -MPI_ERR_NO_MEM;
-  int rc = MPI_SUCCESS;
-  for (size_t a = 0; a < x->n && rc == MPI_SUCCESS;) {
-    size_t b = x->n - a < chunk ? x->n : a + chunk, last = b;
-    if (pack && dl_segment_pack(os, a, &last, (char *)x->from + a) != DL_OK)
-      rc = -MPI_ERR_INTERN;
-    while (rc == MPI_SUCCESS && a < b) {
-      MPI_Datatype sub = MPI_DATATYPE_NULL;
-      int64_t one = 0;
-      last = b;
-      rc = sub_range(x, ts, a, &last, &sub, &one);
-      const char *from = x->from ? x->from + a : NULL;
-      char *to = x->to ? x->to + a : NULL;
-      if (rc == MPI_SUCCESS)
-        rc = sub == MPI_DATATYPE_NULL
-           ? one_block(x, from, to, one, (int64_t)(last - a))
-           : issue(x, from, to, (MPI_Count)(last - a), x->disp, 1, sub, NULL);
-      if (sub != MPI_DATATYPE_NULL)
-        PMPI_Type_free(&sub);   /* MPI keeps it for the operation */
-      a = last;
-    }
-  }
-  dl_segment_free(&os);
-  return rc;
 }
 
 /* ---- choosing ---- */
@@ -610,7 +333,7 @@ static void count(int route)
    is the request form's */
 static int copy_mapped(rma *x, char *mem, MPI_Request *req, const char *call)
 {
-  int rc = issue(x, NULL, NULL, 0, x->disp, 0, MPI_BYTE, req);
+  int rc = dlp_rma_issue(x, NULL, NULL, 0, x->disp, 0, MPI_BYTE, req);
   if (rc != MPI_SUCCESS)
     return rc;
   MPI_Aint off;
@@ -632,74 +355,6 @@ static int copy_mapped(rma *x, char *mem, MPI_Request *req, const char *call)
                                            dl_strerror(dlrc));
 }
 
-static int request_finish(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_on)
-{
-  (void)st;
-  *raise_on = MPI_COMM_NULL;
-  /* MPICH 4.0.2 completes the request of an operation on a derived
-     target type before its data moved (an MPI_Rget's buffer still
-     unwritten), and its local completion can be early too: remote
-     completion first (a request form is in a passive-target epoch,
-     where this is allowed) */
-  if (err == MPI_SUCCESS && !op->synced)
-    err = PMPI_Win_flush(op->peer, op->win);
-  if (op->recv && err == MPI_SUCCESS)
-    dlp_stage_in(&op->d, op->stage, op->d.bytes);
-  dlp_stage_put(op->stage);
-  op->stage = NULL;
-  return err;
-}
-static const dlp_route request_route = {NULL, request_finish};
-
-typedef struct sync_key {
-  MPI_Win win;
-  int rank;
-} sync_key;
-
-static bool synced_by(dlp_op *op, const void *arg)
-{
-  const sync_key *k = arg;
-  if (op->via != &request_route || op->win != k->win || (k->rank >= 0 && op->peer != k->rank))
-    return false;
-  op->synced = true;       /* completed remotely: no flush at its finish */
-  return true;
-}
-
-/* an unlock or a flush completes the request forms to its targets; after
-   an unlock, a flush at their finish would be erroneous */
-void dlp_rma_requests_synced(MPI_Win win, int rank)
-{
-  sync_key k = {win, rank};
-  dlp_req_settle_picked(synced_by, &k);
-}
-
-/* the request form: the operation whose request completes it (whole: the
-   whole transfer on the user's target type; else an empty one issued after
-   the route's pieces, whose completion flushes them all); its staging is
-   done with when the request completes */
-static int start_request(rma *x, bool whole, MPI_Request *req)
-{
-  dlp_req *e = dlp_req_new();
-  if (!e)
-    return -MPI_ERR_NO_MEM;
-  int rc = whole ? issue(x, x->from, x->to, (MPI_Count)x->n, x->disp, x->t.count,
-                         x->t.dt, &e->op.req)
-                 : issue(x, x->from, x->to, 0, x->disp, 0, x->el, &e->op.req);
-  if (rc != MPI_SUCCESS) {
-    free(e);
-    return rc;
-  }
-  e->op.route = DLP_R_PACK;
-  e->op.via = &request_route;
-  e->op.peer = x->rank;
-  e->op.win = x->win;
-  e->op.recv = x->into != NULL;
-  e->op.d = x->into ? *x->into : x->o;
-  e->op.stage = x->stage;
-  x->stage = NULL;
-  return -dlp_req_track(e, req);      /* an own error class, negated */
-}
-
 /* MPICH's error codes, or an own error class negated; *route: the one
    taken (blocks the unit cannot address are packed); req: the request
    form's, made complete by the route's last operation */
@@ -710,19 +365,19 @@ static int run(rma *x, int *route, MPI_Request *req)
   if (*route != DLP_R_PACK && dl_segment_create(NULL, x->t.count, x->t.t, &ts) != DL_OK)
     rc = -MPI_ERR_NO_MEM;
   int level = rc == MPI_SUCCESS && *route == DLP_R_BLOCKS
-            ? alignment(x, ts, x->lockstep) : 2;
+            ? dlp_rma_alignment(x, ts, x->lockstep) : 2;
   if (level == 0)
     *route = DLP_R_PACK;
   bool lock = *route == DLP_R_BLOCKS && x->lockstep && level == 2;
   x->lockstep = lock;
   if (rc == MPI_SUCCESS && !lock)
-    rc = stage(x, *route != DLP_R_PIPE);
+    rc = dlp_rma_stage(x, *route != DLP_R_PIPE);
   if (rc == MPI_SUCCESS)
-    rc = *route == DLP_R_PACK ? (req ? start_request(x, true, req) : pack_route(x))
-       : lock ? lockstep_route(x, ts)
-       : *route == DLP_R_BLOCKS ? blocks_route(x, ts) : pipe_route(x, ts);
+    rc = *route == DLP_R_PACK ? (req ? dlp_rma_start_request(x, true, req) : dlp_rma_pack_route(x))
+       : lock ? dlp_rma_lockstep_route(x, ts)
+       : *route == DLP_R_BLOCKS ? dlp_rma_blocks_route(x, ts) : dlp_rma_pipe_route(x, ts);
   if (rc == MPI_SUCCESS && req && *route != DLP_R_PACK)
-    rc = start_request(x, false, req);
+    rc = dlp_rma_start_request(x, false, req);
   dl_segment_free(&ts);
   /* a failure part way may leave operations reading the stage: it goes
      at the next synchronization (or MPI_Win_free) all the same */

@@ -102,10 +102,7 @@ static void fail(dlp_pipe *p, int err, bool raised)
   }
 }
 
-static size_t min_size(size_t a, size_t b)
-{
-  return a < b ? a : b;
-}
+static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
 
 /* ---- the generalized request ---- */
 
@@ -121,13 +118,9 @@ static int query_fn(void *extra, MPI_Status *st)
   return MPI_SUCCESS;
 }
 
-/* the interposer frees the stream itself, and cancels in MPI_Cancel */
-static int free_fn(void *extra)
-{
-  (void)extra;
-  return MPI_SUCCESS;
-}
-
+/* the interposer frees the stream itself, and cancels it through the
+   program's handle (requests.c) */
+static int free_fn(void *extra) { (void)extra; return MPI_SUCCESS; }
 static int cancel_fn(void *extra, int complete)
 {
   (void)extra; (void)complete;

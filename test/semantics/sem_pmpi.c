@@ -7,7 +7,9 @@
  * plain requests; PMPI_Cancel of a receive never matched leaves its buffer
  * alone and its status cancelled. Messages short and long (streams in the
  * pipeline mode), of nested vector, hvector and resized types as a pencil
- * transpose sends them. */
+ * transpose sends them. (Two streams of 64-byte chunks in flight to one
+ * receiver grow MPICH's queues: the largest message, 0.4 MB, keeps the
+ * pipeline mode's run to seconds.) */
 #include <stdbool.h>
 #include "sem.h"
 
@@ -181,7 +183,7 @@ static void cancel(int n)
 int main(int argc, char **argv)
 {
   sem_init(&argc, &argv);
-  const int sizes[] = {3, 20, 60};
+  const int sizes[] = {3, 20, 36};
   for (int s = 0; s < 3; s++) {
     for (int w = 0; w < NWAYS; w++) {
       exchange(sizes[s], w);

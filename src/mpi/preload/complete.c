@@ -26,7 +26,6 @@
  * interposer's own (a stream's truncation) is raised as MPICH 4.0.2 raises
  * completion errors: through MPI_COMM_WORLD's handler, and in the calls
  * with status arrays as MPI_ERR_IN_STATUS with each status's MPI_ERROR set. */
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include "preload.h"
@@ -54,55 +53,6 @@ static void progress(void)
   const dlp_stream_module *m = dlp_streams_busy();
   if (m)
     m->progress();
-}
-
-#define LEND_MAX 32
-
-int dlp_block_any(int count, MPI_Request reqs[], int *index, MPI_Status *status)
-{
-  const dlp_stream_module *m;
-  MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-  bool any = false, counted = false;
-  for (int i = 0; i < count && !any; i++)
-    any = reqs[i] != MPI_REQUEST_NULL;
-  while (any && (m = dlp_streams_busy())) {
-    /* complete already, or nothing active (inactive persistent requests):
-       MPICH's Waitany would return at once, so this does */
-    int flag = 0;
-    int rc = PMPI_Testany(count, reqs, index, &flag, st);
-    if (flag || rc != MPI_SUCCESS)
-      return rc;
-    MPI_Request small[8 + LEND_MAX], *set = small;
-    if (count > 8 && !(set = malloc(sizeof(MPI_Request) * (size_t)(count + LEND_MAX))))
-      break;
-    void *who[LEND_MAX];
-    int n = m->lend(set + count, who, LEND_MAX), idx = MPI_UNDEFINED;
-    memcpy(set, reqs, sizeof(MPI_Request) * (size_t)count);
-    if (n == 0) {           /* another thread has them: look, and let it run */
-      rc = PMPI_Testany(count, reqs, index, &flag, st);
-      if (!flag && rc == MPI_SUCCESS)
-        sched_yield();
-    } else {
-      if (!counted)
-        dlp_count(DLP_N_BLOCKED);
-      counted = true;
-      rc = PMPI_Waitany(count + n, set, &idx, st);
-      bool theirs = idx != MPI_UNDEFINED && idx >= count;
-      m->give_back(who, n, theirs ? idx - count : -1, st, rc);
-      if (theirs) {
-        rc = MPI_SUCCESS;      /* the stream's error is the stream's */
-      } else {
-        flag = 1;
-        memcpy(reqs, set, sizeof(MPI_Request) * (size_t)count);
-        *index = idx;
-      }
-    }
-    if (set != small)
-      free(set);
-    if (flag || rc != MPI_SUCCESS)
-      return rc;
-  }
-  return PMPI_Waitany(count, reqs, index, st);
 }
 
 /* MPI_Waitall while streams are in progress: the requests completed one

@@ -46,6 +46,11 @@ void *dlp_stage_get(size_t n)
   return p + HEAD;
 }
 
+static void join_finalize(void)
+{
+  dlp_at_finalize(DLP_FIN_STAGING, dlp_stage_flush);
+}
+
 void dlp_stage_put(void *buf)
 {
   if (!buf)
@@ -72,6 +77,8 @@ void dlp_stage_put(void *buf)
       b = old;
     }
     pthread_mutex_unlock(&keep_lock);
+    static pthread_once_t joined = PTHREAD_ONCE_INIT;
+    pthread_once(&joined, join_finalize);   /* freed at MPI_Finalize */
   }
   if (b)
     free(b - HEAD);

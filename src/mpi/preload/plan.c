@@ -41,6 +41,11 @@ typedef struct plan {
   double send[MAX_CAND], recv[MAX_CAND];   /* fastest timed; 0: none */
 } plan;
 
+static void join_finalize(void)
+{
+  dlp_at_finalize(DLP_FIN_PLANS, dlp_plans_free);
+}
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static plan table[PLANS];
 static unsigned long clock_;
@@ -220,7 +225,8 @@ static plan *find_or_make(const dlp_data *d, bool stream)
     return NULL;
   if (lru->t)
     drop(lru);
-  dlp_finalize_hook();                /* frees the types at MPI_Finalize */
+  static pthread_once_t joined = PTHREAD_ONCE_INIT;
+  pthread_once(&joined, join_finalize);  /* frees the types at MPI_Finalize */
   dl_type_retain(d->t);
   *lru = (plan){.t = d->t, .count = d->count, .forced = forced, .stream = stream,
                 .blocks = MPI_DATATYPE_NULL};

@@ -17,7 +17,8 @@
  *   external.c  MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size
  *   p2p.c       point-to-point calls with derived datatypes
  *   requests.c  interposed requests: the program's generalized request, its
- *               poll, wait and free functions, orphans, finalize
+ *               poll, wait and free functions, orphans
+ *   finalize.c  what MPI_Finalize leaves to do, each part's step in order
  *   complete.c  MPI_Wait*, MPI_Test*, MPI_Request_get_status,
  *               MPI_Request_free, MPI_Cancel
  *   pipeline.c  the opt-in chunk streams (DL_PIPELINE=1): the pipeline
@@ -374,6 +375,13 @@ DLI_HIDDEN int dlp_run(dlp_op *op, MPI_Status *status);
 /* a nonblocking one: started, its remaining work entered under *req */
 DLI_HIDDEN int dlp_start(dlp_op *op, MPI_Request *req);
 
+/* ---- MPI_Finalize (finalize.c) ---- */
+/* the steps, in the order they run: orphans completed, plans freed, kept
+   staging freed */
+enum { DLP_FIN_ORPHANS, DLP_FIN_PLANS, DLP_FIN_STAGING, DLP_FIN_N };
+/* fn runs as step `step` at MPI_Finalize (joining again replaces it) */
+DLI_HIDDEN void dlp_at_finalize(int step, void (*fn)(void));
+
 /* ---- interposed requests (requests.c) ---- */
 typedef struct dlp_req {
   MPI_Request handle;    /* the program's: a generalized request */
@@ -418,14 +426,13 @@ DLI_HIDDEN void dlp_req_settle_picked(bool (*pick)(dlp_op *op, const void *arg),
                                       const void *arg);
 /* completes orphans that are done; never blocks */
 DLI_HIDDEN void dlp_orphans_poll(void);
-/* registers the MPI_Finalize hook that drains orphans (idempotent) */
-DLI_HIDDEN void dlp_finalize_hook(void);
 
-/* ---- completion (complete.c) ---- */
 /* MPI_Waitany over reqs, blocked in MPICH, the streams progressing
-   whenever a request they wait on completes */
+   whenever a request they wait on completes (requests.c) */
 DLI_HIDDEN int dlp_block_any(int count, MPI_Request reqs[], int *index,
                              MPI_Status *status);
+
+/* ---- completion (complete.c) ---- */
 /* MPI_Wait for the blocking calls built on nonblocking ones (errors of
    their own go to their communicator), and MPI_Cancel */
 DLI_HIDDEN int dlp_wait(MPI_Request *req, MPI_Status *status);

@@ -25,7 +25,7 @@
  * function as soon as the program frees the handle, complete or not: an
  * operation still in progress then becomes an orphan, which the
  * interposer completes in later calls, and at the latest in MPI_Finalize
- * (a delete callback on MPI_COMM_SELF, which MPI runs first thing there).
+ * (finalize.c).
  * A request complete when started is finished at once and the program
  * gets MPICH's request. */
 #include <pthread.h>
@@ -44,6 +44,8 @@ static pthread_mutex_t orphan_lock = PTHREAD_MUTEX_INITIALIZER; /* no MPI call
 static atomic_flag orphan_runner = ATOMIC_FLAG_INIT;
 static atomic_long norphans;
 static atomic_long live;    /* entries plus orphans: 0 means no work at all */
+
+static void join_finalize(void);
 
 static unsigned bucket_of(MPI_Request h)
 {
@@ -127,6 +129,57 @@ static int settle(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on)
   r->st.MPI_ERROR = err;
   atomic_store(&r->done, true);
   return err;
+}
+
+/* ---- waiting ---- */
+
+#define LEND_MAX 32
+
+int dlp_block_any(int count, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+  const dlp_stream_module *m;
+  MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
+  bool any = false, counted = false;
+  for (int i = 0; i < count && !any; i++)
+    any = reqs[i] != MPI_REQUEST_NULL;
+  while (any && (m = dlp_streams_busy())) {
+    /* complete already, or nothing active (inactive persistent requests):
+       MPICH's Waitany would return at once, so this does */
+    int flag = 0;
+    int rc = PMPI_Testany(count, reqs, index, &flag, st);
+    if (flag || rc != MPI_SUCCESS)
+      return rc;
+    MPI_Request small[8 + LEND_MAX], *set = small;
+    if (count > 8 && !(set = malloc(sizeof(MPI_Request) * (size_t)(count + LEND_MAX))))
+      break;
+    void *who[LEND_MAX];
+    int n = m->lend(set + count, who, LEND_MAX), idx = MPI_UNDEFINED;
+    memcpy(set, reqs, sizeof(MPI_Request) * (size_t)count);
+    if (n == 0) {           /* another thread has them: look, and let it run */
+      rc = PMPI_Testany(count, reqs, index, &flag, st);
+      if (!flag && rc == MPI_SUCCESS)
+        sched_yield();
+    } else {
+      if (!counted)
+        dlp_count(DLP_N_BLOCKED);
+      counted = true;
+      rc = PMPI_Waitany(count + n, set, &idx, st);
+      bool theirs = idx != MPI_UNDEFINED && idx >= count;
+      m->give_back(who, n, theirs ? idx - count : -1, st, rc);
+      if (theirs) {
+        rc = MPI_SUCCESS;      /* the stream's error is the stream's */
+      } else {
+        flag = 1;
+        memcpy(reqs, set, sizeof(MPI_Request) * (size_t)count);
+        *index = idx;
+      }
+    }
+    if (set != small)
+      free(set);
+    if (flag || rc != MPI_SUCCESS)
+      return rc;
+  }
+  return PMPI_Waitany(count, reqs, index, st);
 }
 
 /* ---- the generalized request's functions ---- */
@@ -238,7 +291,8 @@ int dlp_req_track(dlp_req *r, MPI_Request *user)
     drop(r);
     return MPI_SUCCESS;
   }
-  dlp_finalize_hook();          /* orphans are completed there at the latest */
+  static pthread_once_t joined = PTHREAD_ONCE_INIT;
+  pthread_once(&joined, join_finalize);   /* orphans complete there at the latest */
   rc = PMPIX_Grequest_start(query_fn, free_fn, cancel_fn, poll_fn, wait_fn, r, &r->handle);
   if (rc != MPI_SUCCESS) {
     /* the operation goes on, an orphan with no handle: it completes in
@@ -392,28 +446,12 @@ void dlp_orphans_poll(void)
   orphans_run(false);
 }
 
-static int finalize_key = MPI_KEYVAL_INVALID;
-static pthread_once_t hook_once = PTHREAD_ONCE_INIT;
-
-/* MPI_Finalize deletes MPI_COMM_SELF's attributes before anything else */
-static int at_finalize(MPI_Comm comm, int key, void *val, void *extra)
+static void orphans_drain(void)
 {
-  (void)comm; (void)val; (void)extra;
   orphans_run(true);
-  dlp_plans_free();
-  dlp_stage_flush();
-  PMPI_Comm_free_keyval(&key);
-  return MPI_SUCCESS;
 }
 
-static void make_hook(void)
+static void join_finalize(void)
 {
-  if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &finalize_key,
-                              NULL) == MPI_SUCCESS)
-    PMPI_Comm_set_attr(MPI_COMM_SELF, finalize_key, NULL);
-}
-
-void dlp_finalize_hook(void)
-{
-  pthread_once(&hook_once, make_hook);
+  dlp_at_finalize(DLP_FIN_ORPHANS, orphans_drain);
 }

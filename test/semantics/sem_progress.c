@@ -33,6 +33,18 @@ static int first_bad(const double *b, int tag)
   return -1;
 }
 
+/* polls MPI_Iprobe until an int from src with tag is there, receives it,
+   then completes q */
+static int poll_for_int(int src, int tag, MPI_Request *q)
+{
+  int v = 0, flag = 0;
+  while (!flag)
+    OK(MPI_Iprobe(src, tag, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
+  OK(MPI_Recv(&v, 1, MPI_INT, src, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  OK(MPI_Wait(q, MPI_STATUS_IGNORE));
+  return v;
+}
+
 /* rank 0 sends, then polls MPI_Iprobe for rank 1's reply */
 static void sender_polls(double *b, MPI_Datatype t)
 {
@@ -41,11 +53,7 @@ static void sender_polls(double *b, MPI_Datatype t)
     fill(b, 1);
     MPI_Request q;
     OK(MPI_Isend(b, 1, t, 1, 1, MPI_COMM_WORLD, &q));
-    int flag = 0;
-    while (!flag)
-      OK(MPI_Iprobe(1, 2, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
-    OK(MPI_Recv(&reply, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-    OK(MPI_Wait(&q, MPI_STATUS_IGNORE));
+    reply = poll_for_int(1, 2, &q);
     CHECK(reply == 7, "the reply after the long send is %d", reply);
   } else if (sem_rank == 1) {
     OK(MPI_Recv(b, 1, t, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
@@ -69,11 +77,7 @@ static void receiver_polls(double *b, MPI_Datatype t)
     memset(b, 0, sizeof(double) * 2 * N);
     MPI_Request q;
     OK(MPI_Irecv(b, 1, t, 0, 3, MPI_COMM_WORLD, &q));
-    int flag = 0;
-    while (!flag)
-      OK(MPI_Iprobe(0, 4, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE));
-    OK(MPI_Recv(&done, 1, MPI_INT, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-    OK(MPI_Wait(&q, MPI_STATUS_IGNORE));
+    done = poll_for_int(0, 4, &q);
     int bad = first_bad(b, 3);
     CHECK(bad < 0 && done == 1, "the long receive behind the polled \"done\": "
           "double %d wrong, done %d", bad, done);

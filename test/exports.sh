@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every shared library of the project exports dl_* symbols only; the PMPI
-# interposer exports the MPI_* functions it intercepts and its introspection
+# interposer exports the MPI_* functions it intercepts, the three PMPI_*
+# ones it defines over MPICH's (persist.c) and its introspection
 # calls (dl_preload_active, dl_preload_counts, dl_preload_routes,
 # dl_preload_route_name, dl_preload_rma_routes),
 # nothing else (everything else it holds, the engine included, is local).
@@ -50,7 +51,10 @@ if [ -f "$pre" ]; then
     MPI_Win_fence MPI_Win_complete MPI_Win_unlock MPI_Win_unlock_all MPI_Win_flush
     MPI_Win_flush_all MPI_Win_flush_local MPI_Win_flush_local_all MPI_Win_free
     MPI_Win_start MPI_Win_post MPI_Win_lock MPI_Win_lock_all MPI_Win_get_attr
-    MPI_Win_shared_query MPI_Win_get_info"
+    MPI_Win_shared_query MPI_Win_get_info MPI_Send_init MPI_Send_init_c
+    MPI_Ssend_init MPI_Ssend_init_c MPI_Rsend_init MPI_Rsend_init_c MPI_Bsend_init
+    MPI_Bsend_init_c MPI_Recv_init MPI_Recv_init_c MPI_Start MPI_Startall
+    PMPI_Start PMPI_Startall PMPI_Request_free"
   want=$(for f in $intercepted dl_preload_active dl_preload_counts dl_preload_routes \
     dl_preload_route_name dl_preload_rma_routes; do echo "$f"; done | sort)
   have=$(defined "$pre" | sort)

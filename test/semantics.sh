@@ -19,7 +19,7 @@ lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload.so
 [ -n "$MPIEXEC" ] || { echo "no mpiexec found by configure" >&2; exit 77; }
 [ -f "$lib" ] || { echo "no $lib (configured with --disable-shared?)" >&2; exit 77; }
 known=$s/test/semantics/known.txt
-programs=${SEM_PROGRAMS:-"sem_errors sem_truncate sem_order sem_status sem_window sem_pmpi sem_progress"}
+programs=${SEM_PROGRAMS:-"sem_errors sem_truncate sem_order sem_status sem_window sem_pmpi sem_progress sem_persist"}
 modes="plain default pipeline mixed"
 pre="-env LD_PRELOAD $lib -env DL_EXPECT_PRELOAD 1"
 out=$(mktemp -d /tmp/dl-semantics-XXXXXX)

@@ -310,6 +310,25 @@ void dlp_choose(const dlp_data *d, bool stream, bool recv, dlp_choice *c)
     c->t0 = now();
 }
 
+void dlp_choose_unstaged(const dlp_data *d, dlp_choice *c)
+{
+  *c = (dlp_choice){.route = DLP_R_MPICH, .first = DLP_R_MPICH,
+                    .blocks = MPI_DATATYPE_NULL};
+  pthread_mutex_lock(&lock);
+  plan *p = find_or_make(d, false);
+  if (p) {
+    take(p, d, true, c);
+    if (c->route != DLP_R_BLOCKS && !(c->route == DLP_R_MPICH && mpich_receives(d, false)))
+      ensure_blocks(d, p, count_blocks(d, MAX_BLOCKS + 1));
+    c->blocks = p->blocks;
+    c->route = c->route == DLP_R_MPICH && mpich_receives(d, false) ? DLP_R_MPICH
+             : p->blocks != MPI_DATATYPE_NULL ? DLP_R_BLOCKS : DLP_R_MPICH;
+    c->first = c->route;
+    c->timed = false;
+  }
+  pthread_mutex_unlock(&lock);
+}
+
 void dlp_choice_done(dlp_choice *c, bool recv, bool ok)
 {
   plan *p = c->plan;

@@ -16,6 +16,8 @@
  *   pack.c      MPI_Pack, MPI_Unpack, MPI_Pack_size and their _c forms
  *   external.c  MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size
  *   p2p.c       point-to-point calls with derived datatypes
+ *   persist.c   persistent requests: routed at _init, packed at each start
+ *               (MPI_Start and PMPI_Start), their entries freed with them
  *   requests.c  interposed requests: the program's generalized request, its
  *               poll, wait and free functions, orphans
  *   finalize.c  what MPI_Finalize leaves to do, each part's step in order
@@ -308,6 +310,13 @@ typedef struct dlp_choice {
 /* the route of a send (recv false) or receive of d; stream: a pipeline-mode
    message of a chunk or more */
 DLI_HIDDEN void dlp_choose(const dlp_data *d, bool stream, bool recv, dlp_choice *c);
+/* the route of a receive that cannot be staged (a persistent one: no
+   completion call it passes through could unpack it): MPICH's engine where
+   the plan takes it and it receives the type whole (dlp_data's unit), else
+   the blocks, else MPICH's engine all the same (more than a million
+   blocks: a sender that packs may then meet MPICH 4.0.2's failure on
+   elements that straddle its fragments, doc/mpi.md) */
+DLI_HIDDEN void dlp_choose_unstaged(const dlp_data *d, dlp_choice *c);
 /* releases the plan once its operation has started; ok: a blocking one
    ended well (a calibration use counts its time) */
 DLI_HIDDEN void dlp_choice_done(dlp_choice *c, bool recv, bool ok);
@@ -376,9 +385,9 @@ DLI_HIDDEN int dlp_run(dlp_op *op, MPI_Status *status);
 DLI_HIDDEN int dlp_start(dlp_op *op, MPI_Request *req);
 
 /* ---- MPI_Finalize (finalize.c) ---- */
-/* the steps, in the order they run: orphans completed, plans freed, kept
-   staging freed */
-enum { DLP_FIN_ORPHANS, DLP_FIN_PLANS, DLP_FIN_STAGING, DLP_FIN_N };
+/* the steps, in the order they run: orphans completed, persistent
+   requests' entries freed, plans freed, kept staging freed */
+enum { DLP_FIN_ORPHANS, DLP_FIN_PERSIST, DLP_FIN_PLANS, DLP_FIN_STAGING, DLP_FIN_N };
 /* fn runs as step `step` at MPI_Finalize (joining again replaces it) */
 DLI_HIDDEN void dlp_at_finalize(int step, void (*fn)(void));
 

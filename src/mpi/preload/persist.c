@@ -1,0 +1,337 @@
+/* Persistent point-to-point requests: MPI_Send_init, MPI_Ssend_init,
+ * MPI_Bsend_init, MPI_Rsend_init, MPI_Recv_init (and _c), MPI_Start,
+ * MPI_Startall.
+ *
+ * The program's handle is always MPICH's own persistent request, so every
+ * call that can see it (completion, MPI_Request_get_status, MPI_Cancel,
+ * MPI_Request_free, reached through MPI_* or PMPI_*) finds MPICH's state,
+ * and MPICH judges the arguments: the request is first made with the
+ * program's own. The route is chosen once, at _init, for a derived type:
+ *
+ *   BLOCKS  the request is remade over the user's blocks (an hindexed type
+ *           of bytes, plan.c): MPICH moves them where they lie, and a start
+ *           needs nothing of the interposer
+ *   PACK    (sends) the request is remade over a staging buffer it owns;
+ *           each start packs the user's data into it first
+ *   MPICH   the request made with the program's arguments stays (also
+ *           where a route could not be set up); DIRECT the same, for
+ *           dense data
+ *
+ * Every start of a derived type's request counts as a send or receive of
+ * the interposer's (dl_preload_counts, dl_preload_routes).
+ * A start is the one point every use of a packing send passes, so the
+ * interposer defines PMPI_Start and PMPI_Startall over MPICH's (MPICH's
+ * Fortran 2008 bindings call those), and PMPI_Request_free, so that an
+ * entry never outlives its handle (MPICH reuses handle values). A receive
+ * never packs: no call that every completion passes could unpack it, so
+ * it takes MPICH's engine where that receives the type whole, else the
+ * blocks (dlp_choose_unstaged).
+ *
+ * In the pipeline mode the requests stay MPICH's: a persistent message of
+ * a chunk or more is one of its constraints (doc/mpi.md). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* RTLD_NEXT */
+#endif
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include "preload.h"
+
+#define BUCKETS 256
+
+typedef struct entry {
+  MPI_Request h;          /* the program's handle */
+  int route;              /* DLP_R_PACK, _BLOCKS, _MPICH or _DIRECT (dense) */
+  bool recv;
+  MPI_Comm comm;          /* errors of a start go to its handler */
+  dlp_data d;             /* PACK: the user's data, d.t held */
+  void *stage;            /* PACK: the packed message */
+  struct entry *next;
+} entry;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static entry *table[BUCKETS];
+static entry *retired;    /* freed while active: kept, since MPICH may
+                             read the staging until MPI_Finalize ends */
+static atomic_long nentries;
+
+/* MPICH's own functions under the names the interposer defines */
+static struct {
+  int (*start)(MPI_Request *);
+  int (*startall)(int, MPI_Request *);
+  int (*free)(MPI_Request *);
+} real;
+static pthread_once_t found = PTHREAD_ONCE_INIT;
+
+static void *next_symbol(const char *name)
+{
+  void *f = dlsym(RTLD_NEXT, name);
+  if (!f) {
+    fprintf(stderr, "dataloop: %s not found after the interposer\n", name);
+    abort();
+  }
+  return f;
+}
+
+static void find_real(void)
+{
+  *(void **)&real.start = next_symbol("PMPI_Start");
+  *(void **)&real.startall = next_symbol("PMPI_Startall");
+  *(void **)&real.free = next_symbol("PMPI_Request_free");
+}
+
+static size_t bucket(MPI_Request h)
+{
+  return ((size_t)h * 0x9E3779B97F4A7C15ull >> 24) % BUCKETS;
+}
+
+static void entry_free(entry *e)
+{
+  if (e->d.t)
+    dl_type_free(&e->d.t);
+  free(e->stage);
+  free(e);
+}
+
+static void free_all(void)
+{
+  pthread_mutex_lock(&lock);
+  for (int i = 0; i < BUCKETS; i++)
+    while (table[i]) {
+      entry *e = table[i];
+      table[i] = e->next;
+      entry_free(e);
+    }
+  atomic_store(&nentries, 0);
+  pthread_mutex_unlock(&lock);
+}
+
+static void join_finalize(void)
+{
+  dlp_at_finalize(DLP_FIN_PERSIST, free_all);
+}
+
+static void insert(entry *e)
+{
+  static pthread_once_t joined = PTHREAD_ONCE_INIT;
+  pthread_once(&joined, join_finalize);
+  pthread_mutex_lock(&lock);
+  entry **b = &table[bucket(e->h)];
+  e->next = *b;
+  *b = e;
+  atomic_fetch_add(&nentries, 1);
+  pthread_mutex_unlock(&lock);
+}
+
+/* h's entry, taken out of the table when take */
+static entry *lookup(MPI_Request h, bool take)
+{
+  if (atomic_load_explicit(&nentries, memory_order_acquire) == 0)
+    return NULL;
+  pthread_mutex_lock(&lock);
+  entry **p = &table[bucket(h)];
+  while (*p && (*p)->h != h)
+    p = &(*p)->next;
+  entry *e = *p;
+  if (e && take) {
+    *p = e->next;
+    atomic_fetch_sub(&nentries, 1);
+  }
+  pthread_mutex_unlock(&lock);
+  return e;
+}
+
+/* MPICH's persistent request of the given arguments */
+static int make(bool recv, const void *buf, MPI_Count count, MPI_Datatype dt, int peer,
+                int tag, MPI_Comm comm, int mode, MPI_Request *req)
+{
+  if (recv)
+    return count <= INT_MAX ? PMPI_Recv_init((void *)buf, (int)count, dt, peer, tag, comm, req)
+                            : PMPI_Recv_init_c((void *)buf, count, dt, peer, tag, comm, req);
+  if (count <= INT_MAX) {
+    int n = (int)count;
+    switch (mode) {
+    case DLP_SYNC: return PMPI_Ssend_init(buf, n, dt, peer, tag, comm, req);
+    case DLP_READY: return PMPI_Rsend_init(buf, n, dt, peer, tag, comm, req);
+    case DLP_BUFFERED: return PMPI_Bsend_init(buf, n, dt, peer, tag, comm, req);
+    default: return PMPI_Send_init(buf, n, dt, peer, tag, comm, req);
+    }
+  }
+  switch (mode) {
+  case DLP_SYNC: return PMPI_Ssend_init_c(buf, count, dt, peer, tag, comm, req);
+  case DLP_READY: return PMPI_Rsend_init_c(buf, count, dt, peer, tag, comm, req);
+  case DLP_BUFFERED: return PMPI_Bsend_init_c(buf, count, dt, peer, tag, comm, req);
+  default: return PMPI_Send_init_c(buf, count, dt, peer, tag, comm, req);
+  }
+}
+
+/* the entry of *req (made with the program's arguments), the request
+   remade as the route of d says where it takes the blocks or packs; a
+   route that cannot be set up leaves MPICH's engine the data */
+static void plan(bool recv, int peer, int tag, MPI_Comm comm, int mode, dlp_data *d,
+                 MPI_Request *req)
+{
+  entry *e = calloc(1, sizeof *e);
+  if (!e)
+    return;
+  dlp_choice c = {.route = DLP_R_DIRECT, .blocks = MPI_DATATYPE_NULL};
+  bool planned = !dlp_straight(d);
+  if (planned && recv)
+    dlp_choose_unstaged(d, &c);
+  else if (planned)
+    dlp_choose(d, false, recv, &c);
+  MPI_Request mine = MPI_REQUEST_NULL;
+  if (c.route == DLP_R_PACK && !recv && (e->stage = malloc(d->bytes)) &&
+      dl_type_retain(d->t) == DL_OK) {
+    e->d = *d;
+    if (make(false, e->stage, (MPI_Count)d->bytes, MPI_PACKED, peer, tag, comm, mode,
+             &mine))
+      mine = MPI_REQUEST_NULL;
+  } else if (c.route == DLP_R_BLOCKS && c.blocks != MPI_DATATYPE_NULL) {
+    if (make(recv, d->buf, 1, c.blocks, peer, tag, comm, mode, &mine))
+      mine = MPI_REQUEST_NULL;
+  }
+  if (planned)
+    dlp_choice_done(&c, recv, false);
+  e->route = c.route;
+  if (mine == MPI_REQUEST_NULL) {
+    if (planned)
+      e->route = DLP_R_MPICH;
+    if (e->d.t)
+      dl_type_free(&e->d.t);
+    free(e->stage);
+    e->stage = NULL;
+  } else {
+    real.free(req);
+    *req = mine;
+  }
+  e->h = *req;
+  e->recv = recv;
+  e->comm = comm;
+  insert(e);
+}
+
+static int init_common(bool recv, const void *buf, MPI_Count count, MPI_Datatype dt,
+                       int peer, int tag, MPI_Comm comm, int mode, MPI_Request *req)
+{
+  pthread_once(&found, find_real);
+  int rc = make(recv, buf, count, dt, peer, tag, comm, mode, req);
+  if (rc != MPI_SUCCESS || dlp_streams() || peer == MPI_PROC_NULL || !req ||
+      *req == MPI_REQUEST_NULL)
+    return rc;
+  dlp_data d;
+  if (dlp_data_get(buf, count, dt, &d) == MPI_SUCCESS && !d.named)
+    plan(recv, peer, tag, comm, mode, &d, req);
+  return MPI_SUCCESS;
+}
+
+/* the interposer's part of starting h: counted, and a packing send's data
+   packed, unless the request is active (MPICH then reports the error,
+   and the message in flight keeps its bytes) */
+static int prepare(MPI_Request h)
+{
+  entry *e = lookup(h, false);
+  if (!e)
+    return MPI_SUCCESS;
+  if (e->route == DLP_R_PACK) {
+    int inactive = 0;
+    if (PMPI_Request_get_status(h, &inactive, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
+        !inactive)
+      return MPI_SUCCESS;
+    size_t pos = 0;
+    dlp_detail_clear();
+    int rc = dl_pack(e->d.buf, e->d.count, e->d.t, e->stage, e->d.bytes, &pos);
+    if (rc)
+      return dlp_raise_dl(e->comm, "MPI_Start", dlp_class_of(rc), rc);
+  }
+  dlp_count(e->recv ? DLP_N_RECV : DLP_N_SEND);
+  dlp_route_count(e->route, e->recv);
+  return MPI_SUCCESS;
+}
+
+static int start_common(MPI_Request *req)
+{
+  pthread_once(&found, find_real);
+  if (req) {
+    int rc = prepare(*req);
+    if (rc)
+      return rc;
+  }
+  return real.start(req);
+}
+
+static int startall_common(int n, MPI_Request reqs[])
+{
+  pthread_once(&found, find_real);
+  for (int i = 0; reqs && i < n; i++) {
+    int rc = prepare(reqs[i]);
+    if (rc)
+      return rc;
+  }
+  return real.startall(n, reqs);
+}
+
+/* an entry leaves with its handle; one freed while active keeps its
+   staging for good, since the message may still be in flight (a freed
+   request never says when it is done) */
+static int free_common(MPI_Request *req)
+{
+  pthread_once(&found, find_real);
+  entry *e = req ? lookup(*req, true) : NULL;
+  if (e) {
+    int inactive = 0;
+    if (PMPI_Request_get_status(*req, &inactive, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+        inactive) {
+      entry_free(e);
+    } else {
+      pthread_mutex_lock(&lock);
+      e->next = retired;
+      retired = e;
+      pthread_mutex_unlock(&lock);
+    }
+  }
+  return real.free(req);
+}
+
+/* ---- the MPI entry points ---- */
+
+#define SEND_INIT(NAME, T, MODE)                                                       \
+  int NAME(const void *buf, T count, MPI_Datatype datatype, int dest, int tag,         \
+           MPI_Comm comm, MPI_Request *request)                                        \
+  {                                                                                    \
+    return init_common(false, buf, count, datatype, dest, tag, comm, MODE, request);   \
+  }
+SEND_INIT(MPI_Send_init, int, DLP_STANDARD)
+SEND_INIT(MPI_Send_init_c, MPI_Count, DLP_STANDARD)
+SEND_INIT(MPI_Ssend_init, int, DLP_SYNC)
+SEND_INIT(MPI_Ssend_init_c, MPI_Count, DLP_SYNC)
+SEND_INIT(MPI_Rsend_init, int, DLP_READY)
+SEND_INIT(MPI_Rsend_init_c, MPI_Count, DLP_READY)
+SEND_INIT(MPI_Bsend_init, int, DLP_BUFFERED)
+SEND_INIT(MPI_Bsend_init_c, MPI_Count, DLP_BUFFERED)
+
+int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                  MPI_Comm comm, MPI_Request *request)
+{
+  return init_common(true, buf, count, datatype, source, tag, comm, DLP_STANDARD, request);
+}
+
+int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+                    int tag, MPI_Comm comm, MPI_Request *request)
+{
+  return init_common(true, buf, count, datatype, source, tag, comm, DLP_STANDARD, request);
+}
+
+int MPI_Start(MPI_Request *request) { return start_common(request); }
+int PMPI_Start(MPI_Request *request) { return start_common(request); }
+int MPI_Startall(int count, MPI_Request array_of_requests[])
+{
+  return startall_common(count, array_of_requests);
+}
+int PMPI_Startall(int count, MPI_Request array_of_requests[])
+{
+  return startall_common(count, array_of_requests);
+}
+int PMPI_Request_free(MPI_Request *request) { return free_common(request); }

@@ -1200,10 +1200,10 @@ static unsigned long long carried_all(bool recv)
    data as MPICH's pack and unpack give it, the statuses whole. Preloaded
    outside the pipeline mode, each start of a derived type counts once,
    on the route DL_STRATEGY forces (dense types: direct; a receive forced
-   to pack takes the blocks, since no completion call could unpack it, and
-   one forced to MPICH's engine takes the blocks where the engine cannot
-   receive the type); in the pipeline mode the requests are MPICH's and
-   count nothing */
+   to pack or to MPICH's engine takes MPICH's engine, or the blocks where
+   the engine cannot receive the type, since no completion call could
+   unpack it); in the pipeline mode the requests are MPICH's and count
+   nothing */
 static void persistent(void)
 {
   static const maker types[] = {face_xz, face_yz, flash, sv100, indexed, rs60k, sv3,
@@ -1215,7 +1215,7 @@ static void persistent(void)
   const char *on = NULL, *also = NULL;
   if (counting && forced && (!strcmp(forced, "pack") || !strcmp(forced, "blocks") ||
                              !strcmp(forced, "mpich")))
-    on = recv && !strcmp(forced, "pack") ? "blocks" : forced;
+    on = recv && !strcmp(forced, "pack") ? "mpich" : forced;
   if (on && recv && !strcmp(on, "mpich"))
     also = "blocks";
   if (preloaded && rank < 2) {

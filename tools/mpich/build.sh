@@ -43,9 +43,10 @@
 #   typerep/   copied into MPICH's src/mpi/datatype/typerep/src/: each file
 #              replaces the file of that name or is added (subfolders
 #              too); typerep/Makefile.mk is that folder's list of sources
-#   tr*.[ch]   (with typerep/) the MPICH-free layer under the backend, and
-#              the bridge's table of predefined types (DIR/../mpi/named.c,
-#              named.h), into the same folder
+#   tr*.[ch]   (with typerep/) the MPICH-free layer under the backend, the
+#              bridge's table of predefined types (DIR/../mpi/named.c,
+#              named.h) and the error classes (DIR/../mpi/errclass.h), into
+#              the same folder
 #   romio/     copied into ROMIO's src/mpi/romio/adio/common/ (flatten.c)
 #   overlay/   copied onto MPICH's tree, each file at its relative path
 #   remove     paths in MPICH's tree to delete, one a line (# comments)
@@ -257,7 +258,7 @@ seam_files() {
   done
   if [ -d "$seam/typerep" ]; then
     (cd "$seam" && find . -maxdepth 1 -name 'tr*.[ch]' -type f | sed 's|^\./||' | LC_ALL=C sort)
-    for f in named.c named.h; do
+    for f in named.c named.h errclass.h; do
       if [ -f "$seam/../mpi/$f" ]; then echo "../mpi/$f"; fi
     done
   fi
@@ -293,7 +294,7 @@ copy_seam() {
   while read -r f; do
     case $f in
     typerep/*) dst=$tree/src/mpi/datatype/typerep/src/${f#typerep/} ;;
-    tr*.[ch] | ../mpi/named.[ch]) dst=$tree/src/mpi/datatype/typerep/src/${f##*/} ;;
+    tr*.[ch] | ../mpi/named.[ch] | ../mpi/errclass.h) dst=$tree/src/mpi/datatype/typerep/src/${f##*/} ;;
     romio/*) dst=$tree/src/mpi/romio/adio/common/${f#romio/} ;;
     overlay/*) dst=$tree/${f#overlay/} ;;
     *) continue ;;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "preload.h"
 #include "../../../dataloop/loop.h"
+#include "../errclass.h"
 
 int dlp_raise(MPI_Comm comm, int code)
 {
@@ -119,17 +120,7 @@ void dlp_detail_clear(void)
 
 int dlp_class_of(int dlrc)
 {
-  switch (dlrc) {
-  case DL_OK: return MPI_SUCCESS;
-  case DL_ERR_NOMEM: return MPI_ERR_NO_MEM;
-  case DL_ERR_OVERFLOW: return MPI_ERR_COUNT;
-  case DL_ERR_TRUNCATE: return MPI_ERR_TRUNCATE;
-  case DL_ERR_ARG:
-  case DL_ERR_UNSUPPORTED:
-  case DL_ERR_CORRUPT:
-  case DL_ERR_NOT_COMMITTED: return MPI_ERR_TYPE;
-  default: return MPI_ERR_INTERN;
-  }
+  return dli_mpi_class_of(dlrc);
 }
 
 int dlp_class(int code)

@@ -24,8 +24,8 @@
  * Fortran 2008 bindings call those), and PMPI_Request_free, so that an
  * entry never outlives its handle (MPICH reuses handle values). A receive
  * never packs: no call that every completion passes could unpack it, so
- * it takes MPICH's engine where that receives the type whole, else the
- * blocks (dlp_choose_unstaged).
+ * where the plan would pack it takes MPICH's engine if that receives the
+ * type whole, else the blocks (dlp_choose_unstaged).
  *
  * In the pipeline mode the requests stay MPICH's: a persistent message of
  * a chunk or more is one of its constraints (doc/mpi.md). */

@@ -318,11 +318,15 @@ void dlp_choose_unstaged(const dlp_data *d, dlp_choice *c)
   plan *p = find_or_make(d, false);
   if (p) {
     take(p, d, true, c);
-    if (c->route != DLP_R_BLOCKS && !(c->route == DLP_R_MPICH && mpich_receives(d, false)))
+    /* where the plan packs: MPICH's engine if it receives the type, which
+       walks the type as it is, else the blocks */
+    bool engine = mpich_receives(d, false);
+    if (c->route != DLP_R_BLOCKS && !engine)
       ensure_blocks(d, p, count_blocks(d, MAX_BLOCKS + 1));
     c->blocks = p->blocks;
-    c->route = c->route == DLP_R_MPICH && mpich_receives(d, false) ? DLP_R_MPICH
-             : p->blocks != MPI_DATATYPE_NULL ? DLP_R_BLOCKS : DLP_R_MPICH;
+    c->route = c->route == DLP_R_BLOCKS && p->blocks != MPI_DATATYPE_NULL ? DLP_R_BLOCKS
+             : engine || p->blocks == MPI_DATATYPE_NULL ? DLP_R_MPICH
+             : DLP_R_BLOCKS;
     c->first = c->route;
     c->timed = false;
   }

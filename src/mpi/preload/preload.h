@@ -311,11 +311,11 @@ typedef struct dlp_choice {
    message of a chunk or more */
 DLI_HIDDEN void dlp_choose(const dlp_data *d, bool stream, bool recv, dlp_choice *c);
 /* the route of a receive that cannot be staged (a persistent one: no
-   completion call it passes through could unpack it): MPICH's engine where
-   the plan takes it and it receives the type whole (dlp_data's unit), else
-   the blocks, else MPICH's engine all the same (more than a million
-   blocks: a sender that packs may then meet MPICH 4.0.2's failure on
-   elements that straddle its fragments, doc/mpi.md) */
+   completion call it passes through could unpack it): the blocks where the
+   plan takes them; else MPICH's engine where it receives the type whole
+   (dlp_data's unit); else the blocks; else MPICH's engine all the same
+   (more than a million blocks: a sender that packs may then meet MPICH
+   4.0.2's failure on elements that straddle its fragments, doc/mpi.md) */
 DLI_HIDDEN void dlp_choose_unstaged(const dlp_data *d, dlp_choice *c);
 /* releases the plan once its operation has started; ok: a blocking one
    ended well (a calibration use counts its time) */

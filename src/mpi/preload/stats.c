@@ -102,14 +102,20 @@ void dlp_stats_write(void)
     return;
   unsigned long long c[DLP_N_COUNTS];
   dl_preload_counts(c, DLP_N_COUNTS);
-  unsigned long long r[2 * DLP_NROUTES];
+  unsigned long long r[2 * DLP_NROUTES], o[DLP_NROUTES + 4] = {0}, rma = 0;
   dl_preload_routes(r, 2 * DLP_NROUTES);
+  /* one-sided operations the interposer handled: those of each origin
+     route, landed and mapped (entry DLP_NROUTES counts some of them again,
+     the last one fences) */
+  int no = dl_preload_rma_routes(o, DLP_NROUTES + 4);
+  for (int i = 0; i < no - 1 && i < DLP_NROUTES + 3; i++)
+    rma += i == DLP_NROUTES ? 0 : o[i];
   char line[512];
   int n = snprintf(line, sizeof(line),
                    "dataloop-preload pid=%d pack=%llu unpack=%llu send=%llu recv=%llu "
-                   "long=%llu",
+                   "long=%llu rma=%llu",
                    (int)getpid(), c[DLP_N_PACK], c[DLP_N_UNPACK], c[DLP_N_SEND],
-                   c[DLP_N_RECV], c[DLP_N_LONG]);
+                   c[DLP_N_RECV], c[DLP_N_LONG], rma);
   for (int i = 0; i < DLP_NROUTES; i++)   /* messages sent by each route */
     n += snprintf(line + n, sizeof(line) - (size_t)n, " via_%s=%llu",
                   dlp_route_name(i), r[2 * i]);

@@ -25,4 +25,5 @@ noinst_HEADERS += \
     src/mpi/datatype/typerep/src/typerep_internal.h \
     src/mpi/datatype/typerep/src/typerep_pre.h \
     src/mpi/datatype/typerep/src/tr.h \
-    src/mpi/datatype/typerep/src/named.h
+    src/mpi/datatype/typerep/src/named.h \
+    src/mpi/datatype/typerep/src/errclass.h

@@ -7,6 +7,7 @@
 #include "typerep_pre.h"
 #include "tr.h"
 #include "named.h"
+#include "errclass.h"
 
 /* the dataloop type of a predefined or derived handle (a shared empty type
    for MPICH's count-0 types, which have no engine handle); NULL if it has

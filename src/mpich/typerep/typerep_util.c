@@ -52,14 +52,7 @@ int dli_mpich_err(int rc, const char *fn)
 {
   if (rc == DL_OK)
     return MPI_SUCCESS;
-  int cls;
-  switch (rc) {
-  case DL_ERR_NOMEM: cls = MPI_ERR_NO_MEM; break;
-  case DL_ERR_TRUNCATE: cls = MPI_ERR_TRUNCATE; break;
-  case DL_ERR_ARG: case DL_ERR_OVERFLOW: cls = MPI_ERR_ARG; break;
-  case DL_ERR_NOT_COMMITTED: case DL_ERR_UNSUPPORTED: cls = MPI_ERR_TYPE; break;
-  default: cls = MPI_ERR_INTERN;
-  }
+  int cls = dli_mpi_class_of(rc);
   const char *why = dl_last_error_detail();
   char msg[320];
   snprintf(msg, sizeof msg, "dataloop %s: %s%s%s", fn, dl_strerror(rc),

@@ -7,7 +7,7 @@
 #       [--mpich-lib DIR] [--work DIR] [--modes plain,default,pipeline,lib]
 #       [--suites datatype,pt2pt,coll,rma,io] [--only REGEX]
 #       [--dtp-divisor N] [--dtp-coll-divisor N] [--dtp-rma-divisor N] [--list]
-#       [--baseline FILE] [--record-baseline FILE] [--pipeline-all]
+#       [--baseline FILE] [--record-baseline FILE] [--pipeline-all] [--coll-all]
 #
 # Fetches MPICH's source with Debian's source package (fetch.sh; cached in
 # the work directory), writes the headers its configure would have made
@@ -44,7 +44,15 @@
 # every rank (DL_STATS_FILE, long=), and the pipeline mode runs only the
 # lines whose default run passed and counted one, or did not say (a rank
 # wrote no count); the others are reported as passing, the same run as
-# the default one. --pipeline-all runs every line in the pipeline mode. LIB, and the shared libraries of DIR
+# the default one. --pipeline-all runs every line in the pipeline mode.
+#
+# The coll lines run preloaded (default and pipeline) only when the
+# interposer intercepts a collective (its library exports one): until then
+# MPICH's collectives move their data by MPICH's internal calls, which no
+# interposer sees, and a preloaded coll run tests MPICH against itself, as
+# the io suite would (every rank of every such run counted no interposed
+# operation). They are reported as passing, "not run: the interposer
+# intercepts no collective"; --coll-all runs them. LIB, and the shared libraries of DIR
 # (*.so*, dereferenced: libmpich.so.12 and what it needs from there, such
 # as libdataloop.so.0, which its RUNPATH would find in DIR), are copied
 # into the work directory first, so that a rebuild of the project or of
@@ -151,6 +159,7 @@ dtp_rma_divisor=256
 baseline=""
 record_baseline=""
 pipeline_all=0
+coll_all=0
 default_time=180
 # a preloaded run of a line that passed plainly in P seconds gets
 # slack + factor * P seconds (at most its time limit): a hang costs a
@@ -195,6 +204,7 @@ while [ $# -gt 0 ]; do
   --record-baseline) record_baseline=${2:?}; shift 2 ;;
   --record-baseline=*) record_baseline=${1#*=}; shift ;;
   --pipeline-all) pipeline_all=1; shift ;;
+  --coll-all) coll_all=1; shift ;;
   -h | --help) usage 0 ;;
   *) echo "run.sh: unknown argument $1" >&2; usage 2 ;;
   esac
@@ -596,6 +606,13 @@ if [ -n "$preload" ]; then
   msg=$(LD_PRELOAD=$lib true 2>&1) || true
   [ -z "$msg" ] || die "$preload does not preload: $msg"
 fi
+# whether it intercepts any collective (else a coll line preloaded runs
+# MPICH's collectives against themselves, as io would)
+coll_seen=0
+if [ -n "$lib" ] && nm -D --defined-only "$lib" 2>/dev/null |
+  grep -Eq ' T P?MPI_(I?(Bcast|Gather|Scatter|Allgather|Alltoall|Reduce|Allreduce|Scan|Exscan)|(I?[Nn]eighbor_))'; then
+  coll_seen=1
+fi
 
 # the other MPICH's shared libraries, as they are now
 mlib=""
@@ -770,6 +787,9 @@ while IFS='|' read -r id suite prog np limit mem xfail envs args mpiargs skip fr
     elif [ "$m" = plain ] && [ $use_baseline = 1 ]; then
       result="$id|plain|${base_result[$id]}"
       plain_base=1
+    elif [ "$suite" = coll ] && [ "$m" != plain ] && [ "$m" != lib ] && [ $coll_all = 0 ] &&
+      [ $coll_seen = 0 ]; then
+      result="$id|$m|pass|-|0|not run: the interposer intercepts no collective"
     elif [ "$m" = pipeline ] && [ $pipeline_all = 0 ] && no_long "$id" "$np" "$default_st"; then
       result="$id|pipeline|pass|-|0|the default run: no message of a chunk or more"
     else
@@ -855,7 +875,8 @@ awk -F'|' -v modes="$modes" -v suitelist="${suite_list[*]}" -v has_plain=$has_pl
     id = $1; s = suite[id]
     if ($3 == "skip") { skipped[s]++; skips[++nsk] = id " -n " np[id] ": " $6; next }
     st[id, $2] = $3; why[id, $2] = $6; t[id, $2] = $5; tsum[s, $2] += $5
-    if ($2 == "pipeline") { if ($4 == "-" && $3 == "pass") pskip++; else prun++ }
+    if ($6 == "not run: the interposer intercepts no collective") cskip[$2]++
+    else if ($2 == "pipeline") { if ($4 == "-" && $3 == "pass") pskip++; else prun++ }
   }
   END {
     nm = split(modes, mode, ",")
@@ -881,6 +902,7 @@ awk -F'|' -v modes="$modes" -v suitelist="${suite_list[*]}" -v has_plain=$has_pl
     if (base != "") printf "plain: the verdicts and times of the baseline %s, not run (but again where another mode failed)\n", base
     if (bnote != "") printf "plain: %s\n", bnote
     if (prun + pskip) printf "pipeline: %d lines run; %d not, their default run having moved no message of a chunk or more (they pass as it did)\n", prun, pskip
+    if (cskip["default"] + cskip["pipeline"]) printf "coll: lines not run preloaded (default %d, pipeline %d): the interposer intercepts no collective, so they would run MPICH against itself (--coll-all runs them)\n", cskip["default"], cskip["pipeline"]
     if (mpich_lib != "") printf "lib: libmpich.so.12 of %s (plain: %s)\n", mpich_lib, lp
     if (lacks != "") printf "lib lacks %d symbols of the plain libmpich.so.12: %s\n", split(lacks, _l, " "), lacks
     printf "\n"

@@ -4,14 +4,19 @@
  *   mpiexec -n 2 dataloop-pingpong [--quick | --full] [--filter NAME] [--out DIR]
  *   (--help explains each option)
  *
- * For every pattern, nine kinds of round trip (rank 0 sends, rank 1
+ * For every pattern, eleven kinds of round trip (rank 0 sends, rank 1
  * receives and sends back), interleaved batch by batch so drift hits all
  * alike:
  *   contig    a contiguous message of the same byte count (the floor)
  *   MPICH     the MPI datatype handed to MPICH (PMPI_Send / PMPI_Recv)
+ *   MPICH-pers  the same by MPICH's persistent requests (PMPI_Send_init,
+ *             PMPI_Recv_init once; a start and a wait per message)
  *   manual    hand-written pack loop, contiguous send, hand-written unpack
  *   dataloop  the interposer's MPI_Send / MPI_Recv, default mode, its
  *             route chosen from the tuning file (doc/tuning.md)
+ *   dl-pers   the interposer's persistent requests (MPI_Send_init,
+ *             MPI_Recv_init, routed once; MPI_Start and MPI_Wait), default
+ *             mode
  *   dl-pack   the same with packing forced (DL_STRATEGY=pack)
  *   dl-blocks the same with the user's blocks sent as they lie forced
  *             (DL_STRATEGY=blocks)
@@ -43,14 +48,15 @@
 #include "bench.h"
 #include "preload.h"
 
-enum { V_CONTIG, V_MPICH, V_MANUAL, V_DL, V_PACK, V_BLOCKS, V_DLMPICH, V_PIPE, V_PAUTO,
-       NVAR };
-static const char *const var_names[NVAR] = {"contig", "MPICH", "manual", "dataloop",
-                                            "dl-pack", "dl-blocks", "dl-mpich",
-                                            "dl-pipe", "pipe-auto"};
+enum { V_CONTIG, V_MPICH, V_PMPICH, V_MANUAL, V_DL, V_PDL, V_PACK, V_BLOCKS, V_DLMPICH,
+       V_PIPE, V_PAUTO, NVAR };
+static const char *const var_names[NVAR] = {"contig", "MPICH", "MPICH-pers", "manual",
+                                            "dataloop", "dl-pers", "dl-pack",
+                                            "dl-blocks", "dl-mpich", "dl-pipe",
+                                            "pipe-auto"};
 static const int forced[NVAR] = {[V_PACK] = DLP_R_PACK, [V_BLOCKS] = DLP_R_BLOCKS,
                                  [V_DLMPICH] = DLP_R_MPICH, [V_PIPE] = DLP_R_PIPE,
-                                 [V_DL] = -1, [V_PAUTO] = -1};
+                                 [V_DL] = -1, [V_PDL] = -1, [V_PAUTO] = -1};
 enum { TAG = 17 };
 /* round trips an automatic variant runs before it is measured: 96 uses of
    its plan, past a calibration round (DL_ADAPT=1: at most 14 uses);
@@ -160,6 +166,46 @@ static const char *auto_choice(btest *t, int v)
   return dlp_route_name(c.route);
 }
 
+/* the pattern's persistent requests, made at their variant's first use:
+   [0] MPICH's (PMPI_Send_init, PMPI_Recv_init of the MPI type), [1] the
+   interposer's (MPI_Send_init, MPI_Recv_init: routed once); a send and a
+   receive each */
+static MPI_Request pers[2][2] = {{MPI_REQUEST_NULL, MPI_REQUEST_NULL},
+                                 {MPI_REQUEST_NULL, MPI_REQUEST_NULL}};
+
+static MPI_Request *pers_req(int v, btest *t, bool recv)
+{
+  bool dl = v == V_PDL;
+  MPI_Request *r = &pers[dl][recv];
+  int c = (int)t->count;
+  if (*r == MPI_REQUEST_NULL && recv)
+    (dl ? MPI_Recv_init : PMPI_Recv_init)(t->origin, c, t->mt, peer, TAG, MPI_COMM_WORLD, r);
+  else if (*r == MPI_REQUEST_NULL)
+    (dl ? MPI_Send_init : PMPI_Send_init)(t->origin, c, t->mt, peer, TAG, MPI_COMM_WORLD, r);
+  return r;
+}
+
+static void pers_free(void)
+{
+  for (int k = 0; k < 2; k++)
+    for (int d = 0; d < 2; d++)
+      if (pers[k][d] != MPI_REQUEST_NULL)
+        MPI_Request_free(&pers[k][d]);
+}
+
+/* one start and its completion: the interposer's calls, or MPICH's */
+static void pers_run(int v, btest *t, bool recv)
+{
+  MPI_Request *r = pers_req(v, t, recv);
+  if (v == V_PDL) {
+    MPI_Start(r);
+    MPI_Wait(r, MPI_STATUS_IGNORE);
+  } else {
+    PMPI_Start(r);
+    PMPI_Wait(r, MPI_STATUS_IGNORE);
+  }
+}
+
 static void send_v(int v, btest *t, char *buf)
 {
   int n = (int)t->packed, c = (int)t->count;
@@ -173,6 +219,10 @@ static void send_v(int v, btest *t, char *buf)
   case V_MANUAL:
     t->mpack(&t->p, t->mem, buf);
     PMPI_Send(buf, n, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
+    break;
+  case V_PMPICH:
+  case V_PDL:
+    pers_run(v, t, false);
     break;
   default:
     MPI_Send(t->origin, c, t->mt, peer, TAG, MPI_COMM_WORLD);
@@ -192,6 +242,10 @@ static void recv_v(int v, btest *t, char *buf)
   case V_MANUAL:
     PMPI_Recv(buf, n, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     t->munpack(&t->p, t->mem, buf);
+    break;
+  case V_PMPICH:
+  case V_PDL:
+    pers_run(v, t, true);
     break;
   default:
     MPI_Recv(t->origin, c, t->mt, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -414,6 +468,7 @@ static bool run(const opts *o, const bentry *e, FILE *const files[2])
     if (rank == 0)
       print_rows(&t, st, choice, vd, files[0], files[1]);
   }
+  pers_free();
   free(buf);
   free(want);
   bench_free(&t);
@@ -427,7 +482,8 @@ static void usage(FILE *to, int code)
     "[--out DIR]\n"
     "Round trips of derived datatypes between two ranks: a contiguous message,\n"
     "MPICH, hand-written packing and the interposer (automatic and each route\n"
-    "forced, default and pipeline mode), after checking what each delivers.\n"
+    "forced, default and pipeline mode), MPICH's and the interposer's persistent\n"
+    "requests, after checking what each delivers.\n"
     "  --quick        5 rounds of a batch of >= 30 ms per variant; the default\n"
     "  --full         21 rounds of >= 50 ms\n"
     "  --unpack       accepted and ignored (dataloop-bench's option; a round\n"

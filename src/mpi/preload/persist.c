@@ -33,7 +33,6 @@
 #define _GNU_SOURCE   /* RTLD_NEXT */
 #endif
 #include <dlfcn.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -143,28 +142,12 @@ static entry *lookup(MPI_Request h, bool take)
   return e;
 }
 
-/* MPICH's persistent request of the given arguments */
+/* MPICH's persistent request of the given arguments (raw.c) */
 static int make(bool recv, const void *buf, MPI_Count count, MPI_Datatype dt, int peer,
                 int tag, MPI_Comm comm, int mode, MPI_Request *req)
 {
-  if (recv)
-    return count <= INT_MAX ? PMPI_Recv_init((void *)buf, (int)count, dt, peer, tag, comm, req)
-                            : PMPI_Recv_init_c((void *)buf, count, dt, peer, tag, comm, req);
-  if (count <= INT_MAX) {
-    int n = (int)count;
-    switch (mode) {
-    case DLP_SYNC: return PMPI_Ssend_init(buf, n, dt, peer, tag, comm, req);
-    case DLP_READY: return PMPI_Rsend_init(buf, n, dt, peer, tag, comm, req);
-    case DLP_BUFFERED: return PMPI_Bsend_init(buf, n, dt, peer, tag, comm, req);
-    default: return PMPI_Send_init(buf, n, dt, peer, tag, comm, req);
-    }
-  }
-  switch (mode) {
-  case DLP_SYNC: return PMPI_Ssend_init_c(buf, count, dt, peer, tag, comm, req);
-  case DLP_READY: return PMPI_Rsend_init_c(buf, count, dt, peer, tag, comm, req);
-  case DLP_BUFFERED: return PMPI_Bsend_init_c(buf, count, dt, peer, tag, comm, req);
-  default: return PMPI_Send_init_c(buf, count, dt, peer, tag, comm, req);
-  }
+  return recv ? dlp_recv_init_as((void *)buf, count, dt, peer, tag, comm, req)
+              : dlp_send_init_as(buf, count, dt, peer, tag, comm, mode, req);
 }
 
 /* the entry of *req (made with the program's arguments), the request

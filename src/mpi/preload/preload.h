@@ -12,7 +12,8 @@
  *               a start and a finish
  *   errors.c    errors through the communicator's error handler
  *   data.c      a user buffer as dataloop sees it; staging buffers
- *   raw.c       byte sends and receives in the int or the _c form
+ *   raw.c       byte sends and receives (and persistent requests) in the
+ *               int or the _c form
  *   pack.c      MPI_Pack, MPI_Unpack, MPI_Pack_size and their _c forms
  *   external.c  MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size
  *   p2p.c       point-to-point calls with derived datatypes
@@ -338,6 +339,12 @@ DLI_HIDDEN int dlp_irecv_as(void *buf, MPI_Count count, MPI_Datatype dt, int src
                             int tag, MPI_Comm comm, MPI_Request *req);
 DLI_HIDDEN int dlp_imrecv_as(void *buf, MPI_Count count, MPI_Datatype dt,
                              MPI_Message *msg, MPI_Request *req);
+/* persistent requests (MPICH's own, made with these arguments) */
+DLI_HIDDEN int dlp_send_init_as(const void *buf, MPI_Count count, MPI_Datatype dt,
+                                int dest, int tag, MPI_Comm comm, int mode,
+                                MPI_Request *req);
+DLI_HIDDEN int dlp_recv_init_as(void *buf, MPI_Count count, MPI_Datatype dt, int src,
+                                int tag, MPI_Comm comm, MPI_Request *req);
 
 /* ---- operations and their routes (routes.c) ---- */
 typedef struct dlp_pipe dlp_pipe;

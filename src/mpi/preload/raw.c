@@ -66,3 +66,30 @@ int dlp_imrecv_as(void *buf, MPI_Count count, MPI_Datatype dt, MPI_Message *msg,
     return PMPI_Imrecv(buf, (int)count, dt, msg, req);
   return PMPI_Imrecv_c(buf, count, dt, msg, req);
 }
+
+int dlp_send_init_as(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                     int tag, MPI_Comm comm, int mode, MPI_Request *req)
+{
+  if (count <= INT_MAX) {
+    int n = (int)count;
+    switch (mode) {
+    case DLP_SYNC: return PMPI_Ssend_init(buf, n, dt, dest, tag, comm, req);
+    case DLP_READY: return PMPI_Rsend_init(buf, n, dt, dest, tag, comm, req);
+    case DLP_BUFFERED: return PMPI_Bsend_init(buf, n, dt, dest, tag, comm, req);
+    default: return PMPI_Send_init(buf, n, dt, dest, tag, comm, req);
+    }
+  }
+  switch (mode) {
+  case DLP_SYNC: return PMPI_Ssend_init_c(buf, count, dt, dest, tag, comm, req);
+  case DLP_READY: return PMPI_Rsend_init_c(buf, count, dt, dest, tag, comm, req);
+  case DLP_BUFFERED: return PMPI_Bsend_init_c(buf, count, dt, dest, tag, comm, req);
+  default: return PMPI_Send_init_c(buf, count, dt, dest, tag, comm, req);
+  }
+}
+
+int dlp_recv_init_as(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
+                     MPI_Comm comm, MPI_Request *req)
+{
+  return count <= INT_MAX ? PMPI_Recv_init(buf, (int)count, dt, src, tag, comm, req)
+                          : PMPI_Recv_init_c(buf, count, dt, src, tag, comm, req);
+}

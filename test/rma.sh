@@ -36,9 +36,9 @@ lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload.so
 prog=$(cd "$b" && pwd)/test/test_rma
 # on 2 and 3 ranks (run), or on 2 (run2): a forced origin route moves
 # the same bytes whatever the number of ranks, while landings, fences'
-# counts and mapped copies meet several origins at one target only on 3;
-# three busy-polling ranks on this machine's 2 cores take several times as
-# long as two
+# counts and mapped copies meet several origins at one target only on 3
+# (test_rma's idle ranks yield their core, test/ucx_yield.c, so 3 ranks
+# on this machine's 2 cores do not spin against each other)
 run2() {
   echo "== -n 2 $*"
   timeout 300 "$MPIEXEC" -n 2 "$@" "$prog" || { echo "FAILED: -n 2 $*" >&2; exit 1; }

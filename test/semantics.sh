@@ -58,7 +58,7 @@ for prog in $programs; do
     cell=""
     for m in $sub; do
       limit=300
-      is_known "$prog" "$mode" && limit=15
+      is_known "$prog" "$mode" && limit=5
       if run "$prog" "$m" "$limit"; then st=pass; else st=fail; fi
       if [ "$mode" = plain ]; then
         [ $st = pass ] || { plain_ok=0; st="fail(MPICH)"; }

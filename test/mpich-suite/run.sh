@@ -8,6 +8,7 @@
 #       [--suites datatype,pt2pt,coll,rma,io] [--only REGEX]
 #       [--dtp-divisor N] [--dtp-coll-divisor N] [--dtp-rma-divisor N] [--list]
 #       [--baseline FILE] [--record-baseline FILE] [--pipeline-all] [--coll-all]
+#       [--spin]
 #
 # Fetches MPICH's source with Debian's source package (fetch.sh; cached in
 # the work directory), writes the headers its configure would have made
@@ -106,30 +107,27 @@
 #             types go through ROMIO's flattening, which the dataloop MPICH
 #             replaces; the MPIX i_* programs included, as MPICH builds
 #             them by default; bigtype and i_bigtype need 6.5 GiB)
-# The DTPools lines of pt2pt are MPICH's (7 of the 11.5 minutes of a whole
-# run on the 2-core machine); those of coll would take an hour, so each of
-# them tries 1/64 of its pool types (-testsize divided by
-# --dtp-coll-divisor, at least 1; the interposer leaves collectives to
-# MPICH). Those of rma would take well over an hour per mode (the count-1
-# lines try 1024 types, several minutes each on 4 ranks), so each tries
-# 1/256 of its pool types (--dtp-rma-divisor): 4 on the count-1 lines, 1
-# on the others. They still take 2 to 4 minutes per mode, by the machine's
-# load: most run 4 busy-polling ranks on the 2 cores, about a second a
-# line even for one type, so a larger divisor saves seconds (the whole rma
-# suite: some 4 minutes per mode). --dtp-divisor N does the same to
-# pt2pt's (N=2 saves 3.5 minutes, N=8 5.5). Lines MPICH marks xfail= are
+# The DTPools lines of pt2pt are MPICH's. Those of coll and rma try 1/16
+# of their pool types (-testsize divided by --dtp-coll-divisor and
+# --dtp-rma-divisor, at least 1; the count-1 lines of rma try 64 of their
+# 1024): whole, the rma lines take 7 minutes per mode on 2 cores, against
+# 1.3 at 1/16 (most of a line's time is starting 4 ranks and their
+# windows, whatever the number of types). --dtp-divisor N does the same to
+# pt2pt's. Lines MPICH marks xfail= are
 # run and reported, not counted. Skipped and listed: lines needing more
-# memory than the machine has (mem=, as runtests), coll/nonblocking3 with
-# more processes than cores, and 7 of the 8 rma/get_accumulate_* programs
-# (4 build no derived type; see skip_reason).
+# memory than the machine has (mem=, as runtests).
 #
-# No setting makes oversubscribed ranks of this MPICH yield: Debian's
-# MPICH 4.0.2 is ch4:ucx, whose waits spin on MPID_Progress_test
-# (MPIR_CVAR_POLLS_BEFORE_YIELD is read by ch3:nemesis alone; even
-# MPI_THREAD_MULTIPLE makes no sched_yield call). Runs with more processes
-# than cores are left as they are: darray_pack -n 72 takes seconds. But
-# spinning ranks make every run much slower on a machine busy with other
-# work (the ping-pong tests up to 10 times).
+# Idle ranks yield their core: every run, in every mode, preloads
+# test/ucx_yield.c (built into WORK/build/lib), which makes a rank whose
+# UCX progress calls keep finding nothing to do call sched_yield. Debian's
+# MPICH 4.0.2 is ch4:ucx, whose waits spin and never yield whatever its
+# settings (MPIR_CVAR_POLLS_BEFORE_YIELD is read by ch3:nemesis alone):
+# with more ranks than cores a waiting rank burns the time slices of the
+# rank it waits for, and a 4-rank line that takes a quarter of a second
+# this way takes 45 s spinning (rma/get_accumulate_int_derived; the
+# nonblocking3 lines on 4, 5 and 10 ranks took minutes). Only scheduling
+# changes: MPICH's calls do what they do. --spin leaves the ranks
+# spinning, as MPICH runs them.
 #
 # Exit status: 0 only if every counted run that passes plainly passes in
 # every other mode (without the plain mode: every run passes), every
@@ -154,12 +152,13 @@ suites=""
 only=""
 list_only=0
 dtp_divisor=1
-dtp_coll_divisor=64
-dtp_rma_divisor=256
+dtp_coll_divisor=16
+dtp_rma_divisor=16
 baseline=""
 record_baseline=""
 pipeline_all=0
 coll_all=0
+spin=0
 default_time=180
 # a preloaded run of a line that passed plainly in P seconds gets
 # slack + factor * P seconds (at most its time limit): a hang costs a
@@ -205,6 +204,7 @@ while [ $# -gt 0 ]; do
   --record-baseline=*) record_baseline=${1#*=}; shift ;;
   --pipeline-all) pipeline_all=1; shift ;;
   --coll-all) coll_all=1; shift ;;
+  --spin) spin=1; shift ;;
   -h | --help) usage 0 ;;
   *) echo "run.sh: unknown argument $1" >&2; usage 2 ;;
   esac
@@ -361,36 +361,12 @@ testlist_dtp() { # dir
     }' "$T/maint/dtp-test-config.txt"
 }
 
-ncores=$(nproc 2>/dev/null || echo 2)
 # Lines that cannot run here, and why: more memory than this machine has
-# (runtests' own rule for mem=), and what cannot fit the time budget.
+# (runtests' own rule for mem=)
 skip_reason() { # suite prog np mem
   if [ -n "$4" ] && awk -v m="$4" -v t="$mem_total" 'BEGIN { exit !(m > t) }'; then
     echo "needs $4 GiB, this machine has $mem_total"
-    return
   fi
-  # 100000 nonblocking collectives on busy-polling ranks: with more ranks
-  # than cores (2 here) 150 s plainly at -n 4, 270 s at -n 5, over 300 s at
-  # -n 10, three times over. Its only derived type is MPI_Type_dup(MPI_INT)
-  # in collectives, which the interposer leaves to MPICH; -n 1 runs.
-  if [ "$1/$2" = coll/nonblocking3 ] && [ "$3" -gt "$ncores" ]; then
-    echo "time budget: 100000 nonblocking collectives on $3 busy-polling ranks for $ncores cores take minutes per mode (its derived type is a dup of MPI_INT in collectives, which MPICH handles; -n 1 runs)"
-  fi
-  # rma/get_accumulate.c builds its one derived type (a contiguous of one
-  # element) only with -DGACC_TYPE_DERIVED; each variant opens thousands of
-  # lock epochs on 4 busy-polling ranks, about a minute per mode here. One
-  # derived variant runs: the others differ only in the element type, and
-  # MPI_Get_accumulate of derived types is also in lock_x_dt's DTPools
-  # lines, strided_getacc_indexed and atomic_rmw_gacc.
-  case $1/$2 in
-  rma/get_accumulate_short | rma/get_accumulate_int | rma/get_accumulate_long | rma/get_accumulate_double)
-    echo "no derived type: get_accumulate.c builds one only with -DGACC_TYPE_DERIVED (the ${2}_derived variant); about a minute per mode here"
-    ;;
-  rma/get_accumulate_short_derived | rma/get_accumulate_long_derived | rma/get_accumulate_double_derived)
-    local base=${2#get_accumulate_}
-    echo "time budget: get_accumulate_int_derived's test (which runs) over a contiguous type of one ${base%_derived} instead of one int; about a minute per mode here"
-    ;;
-  esac
 }
 
 # one line per testlist line:
@@ -539,9 +515,11 @@ rm -f "$B/flags.mk.new"
   echo 'DTPOOLS = $(B)/lib/libdtpools.a'
   echo 'DTYPES = $(B)/lib/libdtypes.a'
   echo
-  printf 'all:'
+  printf 'all: $(B)/lib/libucx_yield.so'
   while IFS='|' read -r suite prog; do printf ' \\\n  $(B)/%s/%s' "$suite" "$prog"; done <"$work/programs.txt"
   printf '\n\n'
+  printf '$(B)/lib/libucx_yield.so: %s $(B)/flags.mk\n' "$here/../ucx_yield.c"
+  printf '\t$(CC) $(CFLAGS) -shared -fPIC -o $@ %s -ldl -lpthread\n\n' "$here/../ucx_yield.c"
   lib() { # name sources...
     local name=$1 objs="" s o
     shift
@@ -594,6 +572,15 @@ built() { # suite/prog
   case " $unbuilt " in *" $1 "*) return 1 ;; esac
   [ -x "$B/$1" ]
 }
+
+# idle ranks yield (unless --spin)
+yield=""
+if [ $spin = 0 ]; then
+  yield=$B/lib/libucx_yield.so
+  [ -f "$yield" ] || die "$yield did not build (log: $B/build.log)"
+  msg=$(LD_PRELOAD=$yield true 2>&1) || true
+  [ -z "$msg" ] || die "$yield does not preload: $msg"
+fi
 
 # the interposer, as it is now
 lib=""
@@ -692,9 +679,14 @@ run_one() { # id suite prog np limit envs args mpiargs mode
   local id=$1 suite=$2 prog=$3 np=$4 limit=$5 envs=$6 args=$7 mpiargs=$8 mode=$9
   local out="$work/out/$mode/$id.out" dir="$B/$suite"
   local -a cmd=("$mpiexec" -n "$np")
+  local pre=$yield
   case $mode in
-  default) cmd+=(-genv LD_PRELOAD "$lib" -genv DL_STATS_FILE "${out%.out}.stats") ;;
-  pipeline) cmd+=(-genv LD_PRELOAD "$lib" -genv DL_PIPELINE 1) ;;
+  default | pipeline) pre=$lib${yield:+:$yield} ;;
+  esac
+  [ -z "$pre" ] || cmd+=(-genv LD_PRELOAD "$pre")
+  case $mode in
+  default) cmd+=(-genv DL_STATS_FILE "${out%.out}.stats") ;;
+  pipeline) cmd+=(-genv DL_PIPELINE 1) ;;
   lib) cmd+=(-genv LD_LIBRARY_PATH "$mlib") ;;
   esac
   # shellcheck disable=SC2206  # words of the testlist line
@@ -860,7 +852,7 @@ base_shown=""
 [ $use_baseline = 0 ] || base_shown=$baseline
 report=$work/report.txt
 awk -F'|' -v modes="$modes" -v suitelist="${suite_list[*]}" -v has_plain=$has_plain \
-  -v preload="$preload" -v mpich_lib="$mpich_lib" -v lp="$libmpich_plain" -v lacks="$lib_lacks" -v secs=$((t_end - t_start)) \
+  -v preload="$preload" -v spin="$spin" -v mpich_lib="$mpich_lib" -v lp="$libmpich_plain" -v lacks="$lib_lacks" -v secs=$((t_end - t_start)) \
  -v work="$work" -v unbuilt="$unbuilt" -v base="$base_shown" -v bnote="$baseline_note" -v divisor="$dtp_divisor" -v cdivisor="$dtp_coll_divisor" -v rdivisor="$dtp_rma_divisor" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
   FILENAME ~ /programs.txt$/ {
     nprog[$1]++
@@ -899,6 +891,7 @@ awk -F'|' -v modes="$modes" -v suitelist="${suite_list[*]}" -v has_plain=$has_pl
     printf "MPICH %s test suite, modes %s: %d s (load average at the end: %s)\n", \
       "4.0.2", modes, secs, load
     if (preload != "") printf "preload: %s\n", preload
+    printf "idle ranks: %s\n", spin ? "spin, as MPICH runs them (--spin)" : "yield their core (test/ucx_yield.c preloaded in every mode)"
     if (base != "") printf "plain: the verdicts and times of the baseline %s, not run (but again where another mode failed)\n", base
     if (bnote != "") printf "plain: %s\n", bnote
     if (prun + pskip) printf "pipeline: %d lines run; %d not, their default run having moved no message of a chunk or more (they pass as it did)\n", prun, pskip

@@ -17,6 +17,7 @@
 #                         [--testers blacs,blacs-aux,pblas3,lu,qr,llt]
 #                         [--timeout SECONDS] [--full]
 #                         [--baseline FILE] [--record-baseline FILE]
+#                         [--spin]
 #
 # --baseline FILE: the plain mode's counts and times come from FILE, a
 # recorded plain run (--record-baseline FILE writes one), instead of being
@@ -80,8 +81,12 @@
 # Environment: the script sets LD_PRELOAD, DL_TRACE, DL_PIPELINE,
 # DL_PIPELINE_CHUNK and DL_STATS_FILE itself (through -genv); other DL_*
 # variables (DL_STRATEGY, DL_ADAPT, ...) pass through to the preloaded runs.
-# MPIR_CVAR_POLLS_BEFORE_YIELD=1 makes the four busy-polling ranks yield
-# (without it they crawl on two cores). SCALAPACK_TESTS_DIR and
+# Every run preloads test/ucx_yield.c (compiled into WORK with cc, or
+# $CC): a rank whose UCX progress calls keep finding nothing to do yields
+# its core, as Debian's MPICH (ch4:ucx) never does whatever its settings,
+# so that four waiting ranks on two cores do not burn the time slices of
+# the ones they wait for; only scheduling changes. --spin leaves them
+# spinning. SCALAPACK_TESTS_DIR and
 # SCALAPACK_DATA_DIR override where the testers and their inputs are.
 
 set -u
@@ -99,6 +104,7 @@ timeout_s=300
 full=0
 baseline=
 record_baseline=
+spin=0
 
 usage() {
   sed -n '/^#   test\/scalapack\/run.sh/,/--full\]$/s/^# \{0,3\}//p' "$0" >&2
@@ -127,6 +133,7 @@ while [ $# -gt 0 ]; do
   --timeout) [ $# -ge 2 ] || usage; timeout_s=$2; shift 2 ;;
   --timeout=*) timeout_s=${1#*=}; shift ;;
   --full) full=1; shift ;;
+  --spin) spin=1; shift ;;
   --baseline) [ $# -ge 2 ] || usage; baseline=$2; shift 2 ;;
   --baseline=*) baseline=${1#*=}; shift ;;
   --record-baseline) [ $# -ge 2 ] || usage; record_baseline=$2; shift 2 ;;
@@ -200,6 +207,15 @@ if [ "$needs_preload" = 1 ]; then
   if ! cp "$preload" "$lib.tmp" || ! mv -f "$lib.tmp" "$lib"; then
     die "cannot copy $preload"
   fi
+fi
+
+# idle ranks yield (unless --spin)
+yield=
+if [ "$spin" = 0 ]; then
+  yield=$work/libucx_yield.so
+  src=$(cd "$(dirname "$0")/.." && pwd)/ucx_yield.c
+  ${CC:-cc} -O2 -shared -fPIC -o "$yield" "$src" -ldl -lpthread ||
+    die "cannot build $yield from $src"
 fi
 
 # one copy of the other MPICH's shared libraries (dereferenced), for the
@@ -401,11 +417,16 @@ run_mpi() { # dir seconds mpiexec-args...
 }
 
 mode_args() { # mode: mpiexec options
-  echo "-n 4 -genv MPIR_CVAR_POLLS_BEFORE_YIELD 1 -genv GFORTRAN_UNBUFFERED_PRECONNECTED y"
+  echo "-n 4 -genv GFORTRAN_UNBUFFERED_PRECONNECTED y"
+  local pre=$yield
   case $1 in
-  default) echo "-genv LD_PRELOAD $lib -genv DL_PIPELINE 0" ;;
+  default | pipeline) pre=$lib${yield:+:$yield} ;;
+  esac
+  [ -z "$pre" ] || echo "-genv LD_PRELOAD $pre"
+  case $1 in
+  default) echo "-genv DL_PIPELINE 0" ;;
   lib) echo "-genv LD_LIBRARY_PATH $mlib" ;;
-  pipeline) echo "-genv LD_PRELOAD $lib -genv DL_PIPELINE 1 -genv DL_PIPELINE_CHUNK $chunk" ;;
+  pipeline) echo "-genv DL_PIPELINE 1 -genv DL_PIPELINE_CHUNK $chunk" ;;
   esac
 }
 

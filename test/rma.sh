@@ -34,6 +34,13 @@ lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload.so
 [ -n "$MPIEXEC" ] || { echo "no mpiexec found by configure" >&2; exit 77; }
 [ -f "$lib" ] || { echo "no $lib (configured with --disable-shared?)" >&2; exit 77; }
 prog=$(cd "$b" && pwd)/test/test_rma
+# its idle ranks yield only if libmpich's calls of ucp_worker_progress
+# bind to test/ucx_yield.c's, which the link must export
+if command -v nm >/dev/null 2>&1 &&
+  ! nm -D --defined-only "$prog" | grep -q ' T ucp_worker_progress$'; then
+  echo "test_rma does not export ucp_worker_progress: its idle ranks would spin" >&2
+  exit 1
+fi
 # on 2 and 3 ranks (run), or on 2 (run2): a forced origin route moves
 # the same bytes whatever the number of ranks, while landings, fences'
 # counts and mapped copies meet several origins at one target only on 3

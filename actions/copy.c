@@ -1,80 +1,7 @@
 /* Pack and unpack kernels. One template serves both directions and all
- * three blocked leaf kinds. Each loop is instantiated per copy class, so
- * fixed-size blocks compile to plain moves: exact sizes that are common,
- * two overlapping moves for any length in [k, 2k], 32-byte moves up to 256
- * bytes, and memcpy beyond. The class is chosen once per leaf loop. */
-#include <string.h>
-#include "actions.h"
-
-/* The kernels are the hot path: let the compiler vectorize them with its
-   full cost model (the library is otherwise built -O2). Functions start
-   on a cache line and loops on 32 bytes, so that a change elsewhere in
-   the file does not move them: one more loop here once took the 2,000-float
-   gather's unpack from 0.84-1.24 of the manual loop to 0.58-0.78, and
-   0.86-0.98 with these alignments (AMD Zen 4). */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("O3", "align-functions=64", "align-loops=32")
-#endif
-
-#define INLINE static inline __attribute__((always_inline))
-
-enum { PACK = 0, UNPACK = 1 };
-enum { EXACT, PAIR2, PAIR4, PAIR8, PAIR16, PAIR32, CHUNK32, SMALL, ANY };
-
-INLINE void copy(char *packed, char *mem, size_t n, int dir)
-{
-  if (dir == PACK)
-    memcpy(packed, mem, n);
-  else
-    memcpy(mem, packed, n);
-}
-
-/* a block of any length: long ones may meet glibc's slow case */
-INLINE void copy_long(char *packed, char *mem, size_t n, int dir)
-{
-  if (dir == PACK)
-    dli_memcpy(packed, mem, n);
-  else
-    dli_memcpy(mem, packed, n);
-}
-
-/* any length in [k, 2k]: the first k and the last k bytes */
-INLINE void copy_pair(char *q, char *m, size_t len, size_t k, int dir)
-{
-  copy(q, m, k, dir);
-  copy(q + len - k, m + len - k, k, dir);
-}
-
-/* one block of len bytes; len is a constant for EXACT */
-INLINE void copy_block(char *q, char *m, size_t len, int cls, int dir)
-{
-  size_t k;
-  switch (cls) {
-  case EXACT: copy(q, m, len, dir); return;
-  case PAIR2: k = 2; break;
-  case PAIR4: k = 4; break;
-  case PAIR8: k = 8; break;
-  case PAIR16: k = 16; break;
-  case PAIR32: k = 32; break;
-  case CHUNK32:
-    for (size_t i = 0; i + 32 < len; i += 32)
-      copy(q + i, m + i, 32, dir);
-    copy(q + len - 32, m + len - 32, 32, dir);
-    return;
-  case SMALL:                      /* mixed lengths up to 64: no call */
-    /* each branch with its own constant k, so the two copies are moves
-       (one k computed at run time made them memcpy calls) */
-    if (len >= 32) k = 32;
-    else if (len >= 16) { copy_pair(q, m, len, 16, dir); return; }
-    else if (len >= 8) { copy_pair(q, m, len, 8, dir); return; }
-    else if (len >= 4) { copy_pair(q, m, len, 4, dir); return; }
-    else if (len >= 2) { copy_pair(q, m, len, 2, dir); return; }
-    else { copy(q, m, 1, dir); return; }
-    break;
-  default: copy_long(q, m, len, dir); return;
-  }
-  copy_pair(q, m, len, k, dir);
-}
+ * three blocked leaf kinds; each loop is instantiated per copy class
+ * (block.h), so fixed-size blocks compile to plain moves. */
+#include "block.h"
 
 /* g repetitions together, a cache line of memory at a time: block i of
    each (g is a constant for whole lines) */
@@ -156,18 +83,6 @@ INLINE char *vec2_loop(char *pk, const dl_piece *p, size_t n, int dir)
   return pk;
 }
 
-/* Blocks of a gather's size (an element or a few) read their offsets in
-   4 bytes where the piece has them so (offs32), as a hand loop reads int
-   indices: 8-byte offsets double the metadata, and their stream, running
-   at twice the packed one's rate, meets it modulo 4 KiB (the loads then
-   wait on unrelated stores): 1.4 us against 1.0 for 2000 floats. */
-enum { GATHER_MAX = 32 };
-
-INLINE dl_aint offset_at(const dl_aint *offs, const int32_t *offs32, dl_count i, bool narrow)
-{
-  return narrow ? (dl_aint)offs32[i] : offs[i];
-}
-
 typedef uint32_t u32x4 __attribute__((vector_size(16)));
 typedef uint64_t u64x2 __attribute__((vector_size(16)));
 
@@ -226,11 +141,6 @@ INLINE char *bidx_run(char *pk, const dl_piece *p, size_t n, int cls, int dir, b
     }
   }
   return pk;
-}
-
-INLINE bool gathers(const dl_piece *p, size_t n, int cls)
-{
-  return cls == EXACT && n <= GATHER_MAX && p->offs32;
 }
 
 INLINE char *bidx_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
@@ -312,61 +222,6 @@ INLINE char *idx_loop(char *pk, const dl_piece *p, size_t n, int cls, int dir)
   }
   return pk;
 }
-
-/* the class of blocks whose lengths lie in [lo, hi] */
-static int copy_class(size_t lo, size_t hi)
-{
-  if (lo >= 32 && hi <= 64) return PAIR32;
-  if (lo >= 16 && hi <= 32) return PAIR16;
-  if (lo >= 8 && hi <= 16) return PAIR8;
-  if (lo >= 4 && hi <= 8) return PAIR4;
-  if (lo >= 2 && hi <= 4) return PAIR2;
-  if (lo >= 32 && hi <= 256) return CHUNK32;
-  if (hi <= 64) return SMALL;
-  return ANY;
-}
-
-static bool exact_size(size_t lo, size_t hi)
-{
-  switch (lo) {
-  case 1: case 2: case 4: case 8: case 12: case 16: case 24: case 32:
-  case 40: case 48: case 64:
-    return lo == hi;
-  default:
-    return false;
-  }
-}
-
-/* one instance of `loop` per common exact size, then by class */
-#define DISPATCH(loop, pk, p, lo, hi, dir)                                  \
-  do {                                                                      \
-    if (exact_size(lo, hi)) {                                               \
-      switch (lo) {                                                         \
-      case 1: pk = loop(pk, p, 1, EXACT, dir); break;                       \
-      case 2: pk = loop(pk, p, 2, EXACT, dir); break;                       \
-      case 4: pk = loop(pk, p, 4, EXACT, dir); break;                       \
-      case 8: pk = loop(pk, p, 8, EXACT, dir); break;                       \
-      case 12: pk = loop(pk, p, 12, EXACT, dir); break;                     \
-      case 16: pk = loop(pk, p, 16, EXACT, dir); break;                     \
-      case 24: pk = loop(pk, p, 24, EXACT, dir); break;                     \
-      case 32: pk = loop(pk, p, 32, EXACT, dir); break;                     \
-      case 40: pk = loop(pk, p, 40, EXACT, dir); break;                     \
-      case 48: pk = loop(pk, p, 48, EXACT, dir); break;                     \
-      default: pk = loop(pk, p, 64, EXACT, dir); break;                     \
-      }                                                                     \
-    } else {                                                                \
-      switch (copy_class(lo, hi)) {                                         \
-      case PAIR2: pk = loop(pk, p, lo, PAIR2, dir); break;                  \
-      case PAIR4: pk = loop(pk, p, lo, PAIR4, dir); break;                  \
-      case PAIR8: pk = loop(pk, p, lo, PAIR8, dir); break;                  \
-      case PAIR16: pk = loop(pk, p, lo, PAIR16, dir); break;                \
-      case PAIR32: pk = loop(pk, p, lo, PAIR32, dir); break;                \
-      case CHUNK32: pk = loop(pk, p, lo, CHUNK32, dir); break;              \
-      case SMALL: pk = loop(pk, p, lo, SMALL, dir); break;                  \
-      default: pk = loop(pk, p, lo, ANY, dir); break;                       \
-      }                                                                     \
-    }                                                                       \
-  } while (0)
 
 /* every step-th block of a piece (offs advanced to the first), all of
    length n, to or from the stream at pk, group bytes apart */
@@ -602,101 +457,6 @@ size_t dli_move_few(const dli_loop *l, uintptr_t user, char *packed, bool pack)
 {
   return pack ? move_few(l, user, packed, PACK) : move_few(l, user, packed, UNPACK);
 }
-
-/* The twin route of type-to-type copies (typecopy.c): one type on both
-   sides, so each block moves from its place in the source to the same
-   place in the destination, d bytes on, with no stream between them. The
-   loops take d where the others take the stream cursor (DISPATCH passes
-   it through); copy_block's UNPACK moves from its first argument to its
-   second. */
-INLINE dl_aint twin_vec(dl_aint d, const dl_piece *p, size_t n, int cls, int dir)
-{
-  const dl_count reps = p->reps, count = p->count;
-  const dl_aint rs = p->rep_stride, stride = p->stride;
-  for (dl_count r = 0; r < reps; r++) {
-    char *m = dli_at(p->base, r * rs);
-    for (dl_count i = 0; i < count; i++, m = dli_at(m, stride))
-      copy_block(m, dli_at(m, d), n, cls, dir);
-  }
-  return d;
-}
-
-INLINE dl_aint twin_bidx_run(dl_aint d, const dl_piece *p, size_t n, int cls, int dir,
-                             bool narrow)
-{
-  const dl_aint *offs = p->offs;
-  const int32_t *o32 = p->offs32;
-  const dl_count reps = p->reps, count = p->count;
-  const dl_aint rs = p->rep_stride;
-  for (dl_count r = 0; r < reps; r++) {
-    char *m = dli_at(p->base, r * rs);
-    for (dl_count i = 0; i < count; i++) {
-      char *b = dli_at(m, offset_at(offs, o32, i, narrow));
-      copy_block(b, dli_at(b, d), n, cls, dir);
-    }
-  }
-  return d;
-}
-
-INLINE dl_aint twin_bidx(dl_aint d, const dl_piece *p, size_t n, int cls, int dir)
-{
-  if (gathers(p, n, cls))
-    return twin_bidx_run(d, p, n, cls, dir, true);
-  return twin_bidx_run(d, p, n, cls, dir, false);
-}
-
-INLINE dl_aint twin_idx(dl_aint d, const dl_piece *p, size_t n, int cls, int dir)
-{
-  const dl_aint *offs = p->offs;
-  const dl_count *pre = p->pre;
-  const dl_count reps = p->reps, count = p->count;
-  const dl_aint rs = p->rep_stride;
-  (void)n;
-  for (dl_count r = 0; r < reps; r++) {
-    char *m = dli_at(p->base, r * rs);
-    for (dl_count i = 0; i < count; i++) {
-      char *b = dli_at(m, offs[i]);
-      copy_block(b, dli_at(b, d), (size_t)(pre[i + 1] - pre[i]), cls, dir);
-    }
-  }
-  return d;
-}
-
-static size_t twin_contig(void *st, const dl_piece *p)
-{
-  dli_memcpy(dli_at(p->base, *(const dl_aint *)st), p->base, p->blk);
-  return p->blk;
-}
-
-static size_t twin_vector(void *st, const dl_piece *p)
-{
-  dl_aint d = *(const dl_aint *)st;
-  DISPATCH(twin_vec, d, p, p->blk, p->blk, UNPACK);
-  return dl_piece_bytes(p);
-}
-
-static size_t twin_blockindexed(void *st, const dl_piece *p)
-{
-  dl_aint d = *(const dl_aint *)st;
-  DISPATCH(twin_bidx, d, p, p->blk, p->blk, UNPACK);
-  return dl_piece_bytes(p);
-}
-
-static size_t twin_indexed(void *st, const dl_piece *p)
-{
-  dl_aint d = *(const dl_aint *)st;
-  if (p->min_blk == p->max_blk) {
-    dl_piece q = *p;
-    q.blk = p->min_blk;
-    DISPATCH(twin_bidx, d, &q, q.blk, q.blk, UNPACK);
-  } else {
-    DISPATCH(twin_idx, d, p, p->min_blk, p->max_blk, UNPACK);
-  }
-  return dl_piece_bytes(p);
-}
-
-const dl_action dli_twin_action = {twin_contig, twin_vector, twin_blockindexed,
-                                   twin_indexed};
 
 static size_t pack_contig(void *st, const dl_piece *p) { return do_contig(st, p, PACK); }
 static size_t pack_vector(void *st, const dl_piece *p) { return do_vector(st, p, PACK); }

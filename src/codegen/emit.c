@@ -14,58 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "codegen.h"
+#include "ir.h"
 #include "../../actions/actions.h"   /* DLI_MOVSB_PIECE */
-
-typedef struct cg {
-  LLVMModuleRef m;
-  LLVMContextRef ctx;
-  LLVMBuilderRef b;
-  LLVMValueRef fn;
-  LLVMTypeRef i8, i16, i32, i64, v2, p8;
-  int dir;
-  bool ok;
-  int globals;
-  /* reordering: the outer loop runs inside each leaf block copy, unrolled
-     when the call covers all its elements (ro_full) */
-  bool ro, ro_full;
-  dl_count ro_n;
-  LLVMValueRef ro_e0, ro_e1, ro_out0;
-  const dli_loop *self;      /* the function's own loop */
-  dli_cg_callee callee;
-  void *callee_ctx;
-  dl_aint ro_mstep;        /* bytes between the outer loop's elements */
-  dl_count ro_pstep;       /* packed bytes of one outer element */
-} cg;
-
-static LLVMValueRef c64(cg *g, int64_t v)
-{
-  return LLVMConstInt(g->i64, (unsigned long long)v, 1);
-}
-
-static LLVMValueRef at(cg *g, LLVMValueRef p, LLVMValueRef off)
-{
-  return LLVMBuildGEP2(g->b, g->i8, p, &off, 1, "");
-}
-
-static LLVMValueRef atc(cg *g, LLVMValueRef p, int64_t off)
-{
-  return off == 0 ? p : at(g, p, c64(g, off));
-}
-
-/* one move of a type of `bytes` bytes from src to dst, unaligned */
-static void move(cg *g, LLVMTypeRef t, LLVMValueRef dst, LLVMValueRef src)
-{
-  LLVMTypeRef pt = LLVMPointerType(t, 0);
-  LLVMValueRef v = LLVMBuildLoad2(g->b, t, LLVMBuildBitCast(g->b, src, pt, ""), "");
-  LLVMSetAlignment(v, 1);
-  LLVMValueRef s = LLVMBuildStore(g->b, v, LLVMBuildBitCast(g->b, dst, pt, ""));
-  LLVMSetAlignment(s, 1);
-}
-
-typedef void (*body_fn)(cg *g, LLVMValueRef i, LLVMValueRef *out, void *ctx);
-static LLVMValueRef loop_step(cg *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef out,
-                              int64_t step, body_fn body, void *ctx);
 
 struct pieces {
   LLVMValueRef dst, src;
@@ -88,7 +38,7 @@ static void copy_const(cg *g, LLVMValueRef mem, LLVMValueRef packed, dl_count n)
   if (n > DLI_MOVSB_PIECE) {
     int64_t whole = (int64_t)(n - 1) / DLI_MOVSB_PIECE * DLI_MOVSB_PIECE;
     struct pieces p = {dst, src};
-    loop_step(g, c64(g, 0), c64(g, whole), dst, DLI_MOVSB_PIECE, piece, &p);
+    dli_ir_loop_step(g, c64(g, 0), c64(g, whole), dst, DLI_MOVSB_PIECE, piece, &p);
     LLVMBuildMemCpy(g->b, atc(g, dst, whole), 1, atc(g, src, whole), 1,
                     c64(g, (int64_t)n - whole));
     return;
@@ -103,9 +53,9 @@ static void copy_const(cg *g, LLVMValueRef mem, LLVMValueRef packed, dl_count n)
     LLVMTypeRef t = k == 0 ? g->v2 : k == 1 ? g->i64 : k == 2 ? g->i32
                   : k == 3 ? g->i16 : g->i8;
     for (; n - o >= sizes[k]; o += sizes[k])
-      move(g, t, atc(g, dst, o), atc(g, src, o));
+      dli_ir_move(g, t, atc(g, dst, o), atc(g, src, o));
     if (o < n && n >= 16 && k == 0) {       /* the tail overlapping */
-      move(g, t, atc(g, dst, n - 16), atc(g, src, n - 16));
+      dli_ir_move(g, t, atc(g, dst, n - 16), atc(g, src, n - 16));
       return;
     }
   }
@@ -113,73 +63,6 @@ static void copy_const(cg *g, LLVMValueRef mem, LLVMValueRef packed, dl_count n)
 
 /* a block at mem; with reordering, that block of every outer element */
 static void copy_block(cg *g, LLVMValueRef mem, LLVMValueRef packed, dl_count n);
-
-/* for (i = lo; i < hi; i += step) body(i); `out` is carried through */
-static LLVMValueRef loop_step(cg *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef out,
-                              int64_t step, body_fn body, void *ctx)
-{
-  LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
-  LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "loop");
-  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "done");
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, lo, hi, ""), head, done);
-  LLVMPositionBuilderAtEnd(g->b, head);
-  LLVMValueRef i = LLVMBuildPhi(g->b, g->i64, "i");
-  LLVMValueRef o = LLVMBuildPhi(g->b, g->p8, "out");
-  LLVMValueRef o2 = o;
-  body(g, i, &o2, ctx);
-  LLVMValueRef next = LLVMBuildAdd(g->b, i, c64(g, step), "");
-  LLVMBasicBlockRef last = LLVMGetInsertBlock(g->b);
-  /* the back edge gets a block of its own: LLVM's fast register
-     allocator spills every value of a block that branches to itself */
-  LLVMBasicBlockRef latch = LLVMAppendBasicBlockInContext(g->ctx, g->fn, "latch");
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, next, hi, ""), latch, done);
-  LLVMPositionBuilderAtEnd(g->b, latch);
-  LLVMBuildBr(g->b, head);
-  LLVMAddIncoming(i, (LLVMValueRef[]){lo, next}, (LLVMBasicBlockRef[]){pre, latch}, 2);
-  LLVMAddIncoming(o, (LLVMValueRef[]){out, o2}, (LLVMBasicBlockRef[]){pre, latch}, 2);
-  LLVMPositionBuilderAtEnd(g->b, done);
-  LLVMValueRef res = LLVMBuildPhi(g->b, g->p8, "");
-  LLVMAddIncoming(res, (LLVMValueRef[]){out, o2}, (LLVMBasicBlockRef[]){pre, last}, 2);
-  return res;
-}
-
-static LLVMValueRef loop(cg *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef out,
-                         body_fn body, void *ctx)
-{
-  return loop_step(g, lo, hi, out, 1, body, ctx);
-}
-
-struct unrolled {
-  body_fn body;
-  void *ctx;
-  int u;
-};
-
-static void unrolled_body(cg *g, LLVMValueRef i, LLVMValueRef *out, void *ctx)
-{
-  struct unrolled *r = ctx;
-  for (int k = 0; k < r->u && g->ok; k++)
-    r->body(g, k ? LLVMBuildAdd(g->b, i, c64(g, k), "") : i, out, r->ctx);
-}
-
-/* the same loop with u bodies per trip, then the remaining trips one by
-   one. The IR is compiled without optimization, where a loop's counter and
-   pointer pass through the stack each trip: a short body needs unrolling
-   to run at the speed of its loads and stores. */
-static LLVMValueRef loop_unrolled(cg *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef out,
-                                  body_fn body, void *ctx, int u)
-{
-  if (u <= 1)
-    return loop(g, lo, hi, out, body, ctx);
-  LLVMValueRef n = LLVMBuildSub(g->b, hi, lo, "");
-  n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, n, c64(g, 0), ""),
-                      c64(g, 0), n, "");
-  LLVMValueRef mid = LLVMBuildAdd(g->b, lo, LLVMBuildMul(g->b, LLVMBuildUDiv(g->b, n,
-                                  c64(g, u), ""), c64(g, u), ""), "");
-  struct unrolled r = {body, ctx, u};
-  out = loop_step(g, lo, mid, out, u, unrolled_body, &r);
-  return loop(g, mid, hi, out, body, ctx);
-}
 
 /* bodies per trip for a loop of `trips` whose body makes `copies` block
    copies of `bytes` bytes each, straight-line */
@@ -189,35 +72,6 @@ static int unroll_for(const cg *g, dl_count trips, dl_count copies, dl_count byt
     return 1;
   int u = (int)(16 / copies);
   return trips >= 2 * u ? u : 1;
-}
-
-/* a constant array of int64 in the module, for index lists */
-static LLVMValueRef table(cg *g, const int64_t *v, dl_count n)
-{
-  LLVMValueRef *k = malloc(sizeof(LLVMValueRef) * (size_t)n);
-  if (!k) {
-    g->ok = false;
-    return NULL;
-  }
-  for (dl_count i = 0; i < n; i++)
-    k[i] = c64(g, v[i]);
-  LLVMValueRef init = LLVMConstArray(g->i64, k, (unsigned)n);
-  free(k);
-  char name[32];
-  snprintf(name, sizeof(name), "t%d", g->globals++);
-  LLVMValueRef gv = LLVMAddGlobal(g->m, LLVMTypeOf(init), name);
-  LLVMSetInitializer(gv, init);
-  LLVMSetGlobalConstant(gv, 1);
-  LLVMSetLinkage(gv, LLVMPrivateLinkage);
-  return gv;
-}
-
-static LLVMValueRef table_get(cg *g, LLVMValueRef gv, dl_count n, LLVMValueRef i)
-{
-  LLVMTypeRef at_t = LLVMArrayType(g->i64, (unsigned)n);
-  LLVMValueRef idx[2] = {c64(g, 0), i};
-  LLVMValueRef p = LLVMBuildGEP2(g->b, at_t, gv, idx, 2, "");
-  return LLVMBuildLoad2(g->b, g->i64, p, "");
 }
 
 static void instance(cg *g, const dli_loop *l, LLVMValueRef origin, LLVMValueRef *out);
@@ -279,15 +133,15 @@ static void block_body(cg *g, LLVMValueRef i, LLVMValueRef *out, void *ctx)
                                            : table_get(g, e->offs, e->n, i);
   inner.base = at(g, e->base, off);
   if (l->kind == DLI_INDEXED) {
-    LLVMValueRef lens = table(g, l->blocklens, l->count);
+    LLVMValueRef lens = dli_ir_table(g, l->blocklens, l->count);
     if (!g->ok)
       return;
     LLVMValueRef n = table_get(g, lens, l->count, i);
-    *out = loop(g, c64(g, 0), n, *out, elem_body, &inner);
+    *out = dli_ir_loop(g, c64(g, 0), n, *out, elem_body, &inner);
   } else if (l->blocklen == 1) {
     instance(g, l->child, inner.base, out);
   } else {
-    *out = loop_unrolled(g, c64(g, 0), c64(g, l->blocklen), *out, elem_body, &inner,
+    *out = dli_ir_loop_unrolled(g, c64(g, 0), c64(g, l->blocklen), *out, elem_body, &inner,
                          unroll_over(g, l->blocklen, l->child));
   }
 }
@@ -316,7 +170,7 @@ static void inner_instance(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValu
   }
   switch (l->kind) {
   case DLI_CONTIG:
-    *out = loop_unrolled(g, c64(g, 0), c64(g, l->count), *out, elem_body, &e,
+    *out = dli_ir_loop_unrolled(g, c64(g, 0), c64(g, l->count), *out, elem_body, &e,
                          unroll_over(g, l->count, l->child));
     return;
   case DLI_STRUCT:
@@ -332,13 +186,13 @@ static void inner_instance(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValu
       g->ok = false;
       return;
     }
-    e.offs = table(g, l->offs, l->count);
+    e.offs = dli_ir_table(g, l->offs, l->count);
     e.n = l->count;
     if (!g->ok)
       return;
     /* fall through */
   default:
-    *out = loop_unrolled(g, c64(g, 0), c64(g, l->count), *out, block_body, &e,
+    *out = dli_ir_loop_unrolled(g, c64(g, 0), c64(g, l->count), *out, block_body, &e,
                          l->kind == DLI_INDEXED || l->blocklen != 1 ? 1
                          : unroll_over(g, l->count, l->child));
   }
@@ -391,9 +245,9 @@ static void leaf_instance(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValue
       g->ok = false;
       return;
     }
-    struct leafctx c = {l, base, l->kind == DLI_VECTOR ? NULL : table(g, l->offs, l->count)};
+    struct leafctx c = {l, base, l->kind == DLI_VECTOR ? NULL : dli_ir_table(g, l->offs, l->count)};
     if (g->ok)
-      *out = loop_unrolled(g, c64(g, 0), c64(g, l->count), *out, vec_block, &c,
+      *out = dli_ir_loop_unrolled(g, c64(g, 0), c64(g, l->count), *out, vec_block, &c,
                            unroll_for(g, l->count, 1, l->blocklen));
   }
 }
@@ -468,7 +322,7 @@ static void copy_block(cg *g, LLVMValueRef mem, LLVMValueRef packed, dl_count n)
   LLVMValueRef inner = LLVMBuildSub(g->b, LLVMBuildPtrToInt(g->b, packed, g->i64, ""),
                                     LLVMBuildPtrToInt(g->b, g->ro_out0, g->i64, ""), "");
   struct roctx c = {mem, inner, n};
-  loop(g, g->ro_e0, g->ro_e1, packed, ro_body, &c);
+  dli_ir_loop(g, g->ro_e0, g->ro_e1, packed, ro_body, &c);
 }
 
 /* Reordered packing writes one stream per element of the reordered loop;
@@ -545,7 +399,7 @@ static void emit_body(cg *g, const dli_loop *l, LLVMValueRef origin, LLVMValueRe
       g->ok = false;
       return;
     }
-    t.offs = table(g, l->offs, l->count);
+    t.offs = dli_ir_table(g, l->offs, l->count);
     if (!g->ok)
       return;
   }
@@ -576,7 +430,7 @@ static void emit_body(cg *g, const dli_loop *l, LLVMValueRef origin, LLVMValueRe
     g->ro = g->ro_full = false;
   }
   dl_count n = dli_jit_elems(l);
-  loop_unrolled(g, e0, e1, out, top_body, &t,
+  dli_ir_loop_unrolled(g, e0, e1, out, top_body, &t,
                 l->leaf ? unroll_for(g, n, 1, l->blocklen)
                 : l->kind == DLI_INDEXED ? 1
                 : unroll_over(g, n, l->child));

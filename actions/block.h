@@ -96,6 +96,9 @@ INLINE bool gathers(const dl_piece *p, size_t n, int cls)
   return cls == EXACT && n <= GATHER_MAX && p->offs32;
 }
 
+/* (copy_class and exact_size stay plain static: made inline, they change
+   GCC's inlining of the kernels that DISPATCH them) */
+
 /* the class of blocks whose lengths lie in [lo, hi] */
 static int copy_class(size_t lo, size_t hi)
 {

@@ -4,9 +4,8 @@
  * Debian's MPICH (ch4:ucx) waits by calling ucp_worker_progress in a loop
  * and never yields, whatever its settings. With more ranks than cores, as
  * in most 3- and 4-rank tests on a 2-core machine, a waiting rank then
- * spins through whole time slices that the rank it waits for needs: a run
- * takes seconds to minutes instead of a fraction of a second, and far
- * longer still when other jobs share the machine. libmpich calls
+ * spins through whole time slices that the rank it waits for needs, and
+ * runs take many times as long (doc/reliability.md). libmpich calls
  * ucp_worker_progress through its PLT, so a definition that comes first
  * in the lookup order (linked into the test program, or preloaded) takes
  * its place; it calls UCX's and yields after a run of empty calls. Only

@@ -110,10 +110,9 @@
 # The DTPools lines of pt2pt are MPICH's. Those of coll and rma try 1/16
 # of their pool types (-testsize divided by --dtp-coll-divisor and
 # --dtp-rma-divisor, at least 1; the count-1 lines of rma try 64 of their
-# 1024): whole, the rma lines take 7 minutes per mode on 2 cores, against
-# 1.3 at 1/16 (most of a line's time is starting 4 ranks and their
-# windows, whatever the number of types). --dtp-divisor N does the same to
-# pt2pt's. Lines MPICH marks xfail= are
+# 1024): most of an rma line's time is starting 4 ranks and their windows,
+# whatever the number of types, but the whole pools take several times as
+# long (doc/reliability.md). --dtp-divisor N does the same to pt2pt's. Lines MPICH marks xfail= are
 # run and reported, not counted. Skipped and listed: lines needing more
 # memory than the machine has (mem=, as runtests).
 #
@@ -123,10 +122,9 @@
 # MPICH 4.0.2 is ch4:ucx, whose waits spin and never yield whatever its
 # settings (MPIR_CVAR_POLLS_BEFORE_YIELD is read by ch3:nemesis alone):
 # with more ranks than cores a waiting rank burns the time slices of the
-# rank it waits for, and a 4-rank line that takes a quarter of a second
-# this way takes 45 s spinning (rma/get_accumulate_int_derived; the
-# nonblocking3 lines on 4, 5 and 10 ranks took minutes). Only scheduling
-# changes: MPICH's calls do what they do. --spin leaves the ranks
+# rank it waits for, and 4-rank lines take many times as long
+# (doc/reliability.md has the figures). Only scheduling changes: MPICH's
+# calls do what they do. --spin leaves the ranks
 # spinning, as MPICH runs them.
 #
 # Exit status: 0 only if every counted run that passes plainly passes in

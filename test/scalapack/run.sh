@@ -107,7 +107,7 @@ record_baseline=
 spin=0
 
 usage() {
-  sed -n '/^#   test\/scalapack\/run.sh/,/--full\]$/s/^# \{0,3\}//p' "$0" >&2
+  sed -n '/^#   test\/scalapack\/run.sh/,/--spin\]$/s/^# \{0,3\}//p' "$0" >&2
   exit 2
 }
 

@@ -81,21 +81,28 @@ static bool plain(const dlp_op *op, int rc)
 
 /* the route of op, its plan held in *c until dlp_choice_done. Pipeline
    mode: a receive of a chunk or more is a stream receive (its first
-   receive lands as the plan says); a send is a stream where the plan says
-   so, where it is exactly a chunk (whole, it would read as a first chunk),
-   or behind a stream to the same place */
+   receive lands as the plan says); so is a shorter nonblocking receive of
+   a derived type, staged, so that a stream truncated there is drained; a
+   send is a stream where the plan says so, where it is exactly a chunk
+   (whole, it would read as a first chunk), or behind a stream to the same
+   place */
 static void route(dlp_op *op, dlp_choice *c)
 {
   const dlp_stream_module *m = dlp_streams();
   size_t n = op->d.bytes, chunk = m ? dlp_chunk() : 0;
   bool stream = m && n >= chunk;
-  if (dlp_straight(&op->d))
+  bool straight = dlp_straight(&op->d);
+  if (straight)
     *c = (dlp_choice){.route = DLP_R_DIRECT, .first = DLP_R_DIRECT,
                       .blocks = MPI_DATATYPE_NULL};
   else
     dlp_choose(&op->d, stream, op->recv, c);
-  if (m && (op->recv ? stream : n == chunk || m->blocked(op->peer, op->tag, op->comm))) {
-    if (c->route != DLP_R_PIPE)
+  bool short_recv = m && op->recv && !stream && !straight && !op->matched;
+  if (m && (op->recv ? stream || short_recv
+                     : n == chunk || m->blocked(op->peer, op->tag, op->comm))) {
+    if (short_recv)
+      c->first = DLP_R_PACK;
+    else if (c->route != DLP_R_PIPE)
       c->first = c->route;
     c->route = DLP_R_PIPE;
   }
@@ -146,7 +153,7 @@ static int drain_stream(void *chunk, int source, int tag, MPI_Comm comm)
    blocking, moving the rank's streams between probes. */
 static int recv_matched(dlp_op *op, MPI_Status *status)
 {
-  const dlp_stream_module *m = dlp_streams();
+  const dlp_stream_module *m = dlp_streams(), *busy;
   if (m && op->d.bytes >= dlp_chunk())
     return run(op, status);
   MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
@@ -156,8 +163,8 @@ static int recv_matched(dlp_op *op, MPI_Status *status)
   else
     while ((rc = PMPI_Improbe(op->peer, op->tag, op->comm, &found, &op->msg, st)) ==
                MPI_SUCCESS && !found)
-      if ((m = dlp_streams_busy()))
-        m->progress();
+      if ((busy = dlp_streams_busy()))
+        busy->progress();
   if (rc != MPI_SUCCESS)
     return rc;               /* raised by MPICH, on the communicator */
   MPI_Count n = 0;

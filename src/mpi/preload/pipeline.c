@@ -46,44 +46,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include "preload.h"
-#include "../../../actions/actions.h"   /* dli_memcpy */
+#include "stream.h"
 
 #define DENSE_WINDOW 16   /* chunks of dense data in flight (no copies) */
 
-struct dlp_pipe {
-  bool send;
-  int mode;                /* DLP_STANDARD ... for the first chunk */
-  MPI_Comm comm;
-  int peer, tag;           /* receive: as posted, then the first chunk's */
-  dlp_data d;
-  int first;               /* receive: dlp_op's */
-  MPI_Datatype blocks;     /* receive: dlp_op's, while starting */
-  dl_segment *seg;         /* data that is not dense, chunk by chunk */
-  size_t C;                /* chunk bytes */
-  size_t n;                /* send: message bytes; receive: capacity */
-  /* send */
-  size_t nchunks, posted, retired;
-  size_t window, slot;     /* chunks in flight; bytes per ring slot */
-  MPI_Request *reqs;       /* window entries */
-  char *ring;              /* window * slot, for packed chunks (staged) */
-  /* receive */
-  MPI_Request rreq;        /* the chunk receive in flight */
-  size_t k;                /* its chunk number */
-  char *land;              /* where it lands */
-  char *slots[2];          /* in stage: the first receive's bytes are */
-  void *stage;             /* delivered before a chunk lands there */
-  bool placed;             /* the first receive lands in the user's data */
-  size_t got, delivered;   /* bytes received; bytes placed in the buffer */
-  bool truncated;
-  /* both */
-  int err;                 /* first error */
-  bool err_raised;         /* MPICH raised it already */
-  bool cancelled, finished;
-  bool lent;               /* its next request is in a waiter's hands */
-  MPI_Request greq;
-  dlp_pipe *prev, *next;   /* the active list, in starting order */
-};
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static dlp_pipe *head, *tail;
@@ -93,16 +59,6 @@ static bool active(void)
 {
   return atomic_load_explicit(&nactive, memory_order_acquire) > 0;
 }
-
-static void fail(dlp_pipe *p, int err, bool raised)
-{
-  if (!p->err) {
-    p->err = err;
-    p->err_raised = raised;
-  }
-}
-
-static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
 
 /* ---- the generalized request ---- */
 
@@ -164,7 +120,7 @@ static void send_advance(dlp_pipe *p)
     int flag = 0;
     int rc = PMPI_Test(&p->reqs[p->retired % p->window], &flag, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS) {
-      fail(p, rc, true);
+      dlp_pipe_fail(p, rc, true);
       flag = 1;
     }
     if (!flag)
@@ -175,147 +131,13 @@ static void send_advance(dlp_pipe *p)
          !blocked(p)) {
     int rc = post_chunk(p);
     if (rc) {
-      fail(p, rc, dlp_class(rc) != MPI_ERR_NO_MEM && dlp_class(rc) != MPI_ERR_TYPE);
+      dlp_pipe_fail(p, rc, dlp_class(rc) != MPI_ERR_NO_MEM && dlp_class(rc) != MPI_ERR_TYPE);
       break;
     }
     p->posted++;
   }
   if (p->retired == p->posted && (p->posted == p->nchunks || p->err))
     p->finished = true;
-}
-
-/* ---- receiving ---- */
-
-/* chunk k lands in the user's buffer if the data is dense and a whole
-   chunk fits there, else in a slot */
-static char *landing(const dlp_pipe *p, size_t k)
-{
-  size_t off = k * p->C;
-  if (p->d.dense && off <= p->n && p->C <= p->n - off)
-    return p->d.base + off;
-  return p->slots[p->d.dense ? 0 : k % 2];
-}
-
-/* where the first receive lands: where a whole message would (dense data
-   in the user's buffer, the user's data through MPICH where the plan hands
-   it the blocks or the type, else the staging buffer); sets p->placed and
-   p->land */
-static bool in_user(const dlp_pipe *p)
-{
-  return (p->first == DLP_R_BLOCKS && p->blocks != MPI_DATATYPE_NULL) ||
-         p->first == DLP_R_MPICH;
-}
-
-/* the first receive takes a whole message as well as a first chunk */
-static int post_first(dlp_pipe *p)
-{
-  p->placed = in_user(p) || p->d.dense;
-  p->land = in_user(p) ? p->d.buf : p->d.dense ? p->d.base : p->stage;
-  if (p->first == DLP_R_MPICH)
-    return dlp_irecv_as(p->d.buf, p->d.count, p->d.dt, p->peer, p->tag, p->comm, &p->rreq);
-  if (in_user(p))
-    return dlp_irecv_as(p->d.buf, 1, p->blocks, p->peer, p->tag, p->comm, &p->rreq);
-  return dlp_irecv_as(p->land, (MPI_Count)p->n, MPI_PACKED, p->peer, p->tag, p->comm,
-                      &p->rreq);
-}
-
-static int post_recv(dlp_pipe *p)
-{
-  if (p->k == 0)
-    return post_first(p);
-  p->land = landing(p, p->k);
-  return dlp_irecv_as(p->land, (MPI_Count)p->C, MPI_PACKED, p->peer, p->tag, p->comm,
-                      &p->rreq);
-}
-
-/* chunk k (got bytes at land) into the buffer, as far as it holds */
-static void deliver(dlp_pipe *p, size_t k, const char *land, size_t got)
-{
-  size_t off = k * p->C;
-  size_t fit = off < p->n ? min_size(got, p->n - off) : 0;
-  if (fit < got)
-    p->truncated = true;        /* the rest of the stream is drained */
-  bool in_place = k == 0 ? p->placed : land == p->d.base + off;
-  if (fit > 0 && !in_place) {
-    if (p->d.dense) {
-      dli_memcpy(p->d.base + off, land, fit);
-    } else {
-      size_t last = off + fit;
-      dl_segment_unpack(p->seg, off, &last, land);
-    }
-  }
-  p->got += got;
-  p->delivered += fit;
-}
-
-/* a receive that may take this stream's chunks is pending (a documented
-   constraint of the mode; only traced) */
-static void check_hazard(const dlp_pipe *p)
-{
-  for (const dlp_pipe *q = p->next; q; q = q->next)
-    if (!q->send && q->comm == p->comm && q->k == 0 &&
-        (q->peer == p->peer || q->peer == MPI_ANY_SOURCE) &&
-        (q->tag == p->tag || q->tag == MPI_ANY_TAG))
-      DLP_TRACE("warning: a pending receive may take chunks of a stream from %d, "
-                "tag %d", p->peer, p->tag);
-}
-
-static void first_chunk(dlp_pipe *p, const MPI_Status *st)
-{
-  p->peer = st->MPI_SOURCE;     /* the rest comes from there */
-  p->tag = st->MPI_TAG;
-  if (dlp_cfg()->trace && dlp_status_bytes(st) == p->C)
-    check_hazard(p);
-}
-
-/* a receive of the stream completed with status st: the chunk is
-   delivered, the next one posted unless the stream ended */
-static void arrived(dlp_pipe *p, const MPI_Status *st)
-{
-  if (p->k == 0) {
-    int c = 0;
-    if (PMPI_Test_cancelled(st, &c) == MPI_SUCCESS && c) {
-      p->cancelled = p->finished = true;
-      return;
-    }
-    first_chunk(p, st);
-  }
-  size_t got = dlp_status_bytes(st), k = p->k;
-  char *land = p->land;
-  bool more = got == p->C;
-  /* receive the next chunk while this one is unpacked, unless it would
-     land on this one */
-  bool ahead = more && landing(p, k + 1) != land;
-  int rc;
-  p->k++;
-  if (ahead && (rc = post_recv(p))) {
-    fail(p, rc, true);
-    more = false;
-  }
-  deliver(p, k, land, got);
-  if (more && !ahead && (rc = post_recv(p))) {
-    fail(p, rc, true);
-    more = false;
-  }
-  if (!more)
-    p->finished = true;
-}
-
-static void recv_advance(dlp_pipe *p)
-{
-  while (!p->finished) {
-    int flag = 0;
-    MPI_Status st;
-    int rc = PMPI_Test(&p->rreq, &flag, &st);
-    if (rc != MPI_SUCCESS) {
-      fail(p, rc, true);
-      p->finished = true;
-      return;
-    }
-    if (!flag)
-      return;
-    arrived(p, &st);
-  }
 }
 
 /* ---- the active list ---- */
@@ -366,7 +188,7 @@ static void retire(dlp_pipe *p)
 static void advance(dlp_pipe *p)
 {
   if (!p->finished)
-    (p->send ? send_advance : recv_advance)(p);
+    (p->send ? send_advance : dlp_stream_recv_advance)(p);
   if (p->finished)
     retire(p);
 }
@@ -434,14 +256,14 @@ static void give_back(void **who, int n, int done, const MPI_Status *st, int rc)
     if (p->send) {
       p->reqs[p->retired++ % p->window] = MPI_REQUEST_NULL;
       if (rc)
-        fail(p, rc, true);
+        dlp_pipe_fail(p, rc, true);
     } else {
       p->rreq = MPI_REQUEST_NULL;
       if (rc) {
-        fail(p, rc, true);
+        dlp_pipe_fail(p, rc, true);
         p->finished = true;
       } else {
-        arrived(p, st);
+        dlp_stream_recv_arrived(p, st);
       }
     }
   }
@@ -450,23 +272,6 @@ static void give_back(void **who, int n, int done, const MPI_Status *st, int rc)
 }
 
 /* ---- starting ---- */
-
-/* one kept staging buffer per receive (no large allocation per message):
-   the first receive lands at its start unless it is placed, and the chunk
-   slots are its first 2C bytes (C for dense data, whose chunks land in the
-   user's buffer while they fit), reused once that receive is delivered */
-static bool recv_buffers(dlp_pipe *p)
-{
-  size_t two = 2 * p->C;     /* C is at most 1 GiB (config.c) */
-  bool placed = in_user(p);
-  size_t cap = p->d.dense ? p->C : placed || p->n < two ? two : p->n;
-  p->stage = dlp_stage_get(cap);
-  if (!p->stage)
-    return false;
-  p->slots[0] = p->stage;
-  p->slots[1] = p->d.dense ? p->stage : (char *)p->stage + p->C;
-  return true;
-}
 
 static dlp_pipe *pipe_new(const dlp_op *op, int *err)
 {
@@ -486,14 +291,14 @@ static dlp_pipe *pipe_new(const dlp_op *op, int *err)
     ok = dl_segment_create(d->buf, d->count, d->t, &p->seg) == DL_OK;
   if (send) {
     p->nchunks = p->n / p->C + 1;
-    p->window = min_size(d->dense ? DENSE_WINDOW : (size_t)dlp_cfg()->ring, p->nchunks);
-    p->slot = min_size(p->C, p->n);
+    p->window = dlp_min_size(d->dense ? DENSE_WINDOW : (size_t)dlp_cfg()->ring, p->nchunks);
+    p->slot = dlp_min_size(p->C, p->n);
     p->reqs = malloc(sizeof(MPI_Request) * p->window);
     if (!d->dense)
       p->ring = dlp_stage_get(p->window * p->slot);
     ok = ok && p->reqs && (d->dense || p->ring);
   } else {
-    ok = ok && recv_buffers(p);
+    ok = ok && dlp_stream_recv_buffers(p);
   }
   if (!ok) {
     release(p);
@@ -513,7 +318,7 @@ static int start(dlp_op *op)
     return dlp_raise(op->comm, rc);
   DLP_TRACE("%s stream: %zu bytes %s %d, tag %d%s", p->send ? "send" : "receive", p->n,
             p->send ? "to" : "from", p->peer, p->tag,
-            p->d.dense ? ", dense" : in_user(p) ? ", first into the user's data" : "");
+            p->d.dense ? ", dense" : dlp_stream_recv_placed(p) ? ", first into the user's data" : "");
   rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, p, &p->greq);
   if (rc) {
     release(p);
@@ -521,7 +326,7 @@ static int start(dlp_op *op)
     return dlp_raise(op->comm, rc);
   }
   pthread_mutex_lock(&lock);
-  if (!p->send && (rc = post_recv(p))) {     /* MPICH raised it */
+  if (!p->send && (rc = dlp_stream_recv_post(p))) {     /* MPICH raised it */
     pthread_mutex_unlock(&lock);
     PMPI_Grequest_complete(p->greq);
     PMPI_Request_free(&p->greq);

@@ -25,7 +25,8 @@
  *   complete.c  MPI_Wait*, MPI_Test*, MPI_Request_get_status,
  *               MPI_Request_free, MPI_Cancel
  *   pipeline.c  the opt-in chunk streams (DL_PIPELINE=1): the pipeline
- *               route and its progress, a module behind dlp_streams()
+ *               route and its progress, a module behind dlp_streams();
+ *               stream_recv.c their receiving side (stream.h, theirs only)
  *   stats.c     counts of what it handled (dl_preload_counts, DL_STATS_FILE)
  *   probe.c     probes and matched receives; streams probed whole (parked)
  *   window.c    windows: every rank's size and unit, the work a

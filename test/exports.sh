@@ -1,7 +1,8 @@
 #!/bin/sh
 # Every shared library of the project exports dl_* symbols only; the PMPI
-# interposer exports the MPI_* functions it intercepts, the three PMPI_*
-# ones it defines over MPICH's (persist.c) and its introspection
+# interposer exports the MPI_* functions it intercepts, the PMPI_* names
+# it defines over MPICH's (every call that can see a request: complete.c,
+# persist.c) and its introspection
 # calls (dl_preload_active, dl_preload_counts, dl_preload_routes,
 # dl_preload_route_name, dl_preload_rma_routes),
 # nothing else (everything else it holds, the engine included, is local).
@@ -54,7 +55,9 @@ if [ -f "$pre" ]; then
     MPI_Win_shared_query MPI_Win_get_info MPI_Send_init MPI_Send_init_c
     MPI_Ssend_init MPI_Ssend_init_c MPI_Rsend_init MPI_Rsend_init_c MPI_Bsend_init
     MPI_Bsend_init_c MPI_Recv_init MPI_Recv_init_c MPI_Start MPI_Startall
-    PMPI_Start PMPI_Startall PMPI_Request_free"
+    PMPI_Start PMPI_Startall PMPI_Request_free PMPI_Wait PMPI_Waitall PMPI_Waitany
+    PMPI_Waitsome PMPI_Test PMPI_Testall PMPI_Testany PMPI_Testsome PMPI_Cancel
+    PMPI_Request_get_status"
   want=$(for f in $intercepted dl_preload_active dl_preload_counts dl_preload_routes \
     dl_preload_route_name dl_preload_rma_routes; do echo "$f"; done | sort)
   have=$(defined "$pre" | sort)

@@ -1202,15 +1202,15 @@ static unsigned long long carried_all(bool recv)
    on the route DL_STRATEGY forces (dense types: direct; a receive forced
    to pack or to MPICH's engine takes MPICH's engine, or the blocks where
    the engine cannot receive the type, since no completion call could
-   unpack it); in the pipeline mode the requests are MPICH's and count
-   nothing */
+   unpack it); the same in the pipeline mode, where a persistent message
+   is one MPI message */
 static void persistent(void)
 {
   static const maker types[] = {face_xz, face_yz, flash, sv100, indexed, rs60k, sv3,
                                 dense};
   const int nt = (int)(sizeof(types) / sizeof(types[0]));
   const char *forced = getenv("DL_STRATEGY");
-  bool recv = rank == 1, counting = preloaded && !pipelined;
+  bool recv = rank == 1, counting = preloaded;
   unsigned long long all0 = 0, on0 = 0, direct0 = 0;
   const char *on = NULL, *also = NULL;
   if (counting && forced && (!strcmp(forced, "pack") || !strcmp(forced, "blocks") ||

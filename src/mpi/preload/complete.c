@@ -63,7 +63,7 @@ static int waitall_blocked(int n, MPI_Request reqs[], MPI_Status st[])
 {
   MPI_Status small[SMALL], *kept = n <= SMALL ? small : malloc(sizeof(MPI_Status) * (size_t)n);
   if (!kept)
-    return PMPI_Waitall(n, reqs, st);
+    return dlp_next()->waitall(n, reqs, st);
   bool failed = false;
   for (int i = 0; i < n; i++)
     kept[i].MPI_ERROR = MPI_ERR_PENDING;       /* not completed here */
@@ -77,7 +77,7 @@ static int waitall_blocked(int n, MPI_Request reqs[], MPI_Status st[])
     kept[idx] = s;
     failed = failed || rc != MPI_SUCCESS;
   }
-  int rc = PMPI_Waitall(n, reqs, st);
+  int rc = dlp_next()->waitall(n, reqs, st);
   for (int i = 0; i < n; i++) {
     if (kept[i].MPI_ERROR != MPI_ERR_PENDING)
       st[i] = kept[i];
@@ -107,7 +107,7 @@ static int waitsome_blocked(int n, MPI_Request reqs[], int *outcount, int indice
     return MPI_ERR_IN_STATUS;
   }
   int more = 0;
-  rc = PMPI_Testsome(n, reqs, &more, indices + 1, st + 1);
+  rc = dlp_next()->testsome(n, reqs, &more, indices + 1, st + 1);
   if (more != MPI_UNDEFINED)
     *outcount += more;
   if (rc == MPI_ERR_IN_STATUS)
@@ -226,7 +226,7 @@ static int no_memory(void)
 static int wait_one(MPI_Request *req, MPI_Status *status, MPI_Comm raise_to)
 {
   if (quiet() || !req)
-    return PMPI_Wait(req, status);
+    return dlp_next()->wait(req, status);
   batch b;
   if (!batch_init(&b, 1, req, status, 1))
     return no_memory();
@@ -244,20 +244,20 @@ int dlp_wait(MPI_Request *req, MPI_Status *status)
   return wait_one(req, status, MPI_COMM_NULL);
 }
 
-int MPI_Wait(MPI_Request *request, MPI_Status *status)
+static int call_wait(MPI_Request *request, MPI_Status *status)
 {
   return wait_one(request, status, MPI_COMM_WORLD);
 }
 
-int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+static int call_test(MPI_Request *request, int *flag, MPI_Status *status)
 {
   if (quiet() || !request || !flag)
-    return PMPI_Test(request, flag, status);
+    return dlp_next()->test(request, flag, status);
   batch b;
   if (!batch_init(&b, 1, request, status, 1))
     return no_memory();
   progress();
-  int rc = PMPI_Test(request, flag, b.st);
+  int rc = dlp_next()->test(request, flag, b.st);
   if (*flag)
     rc = finish_one(&b, request, 0, b.st, rc, MPI_COMM_WORLD);
   batch_free(&b, status);
@@ -266,39 +266,39 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 
 /* ---- arrays ---- */
 
-int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
+static int call_waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 {
   if (quiet() || count <= 0 || !reqs)
-    return PMPI_Waitall(count, reqs, statuses);
+    return dlp_next()->waitall(count, reqs, statuses);
   batch b;
   if (!batch_init(&b, count, reqs, statuses, count))
     return no_memory();
   int rc = dlp_streams_busy() ? waitall_blocked(count, reqs, b.st)
-                               : PMPI_Waitall(count, reqs, b.st);
+                               : dlp_next()->waitall(count, reqs, b.st);
   rc = finish_many(&b, reqs, NULL, count, rc);
   batch_free(&b, statuses);
   return rc;
 }
 
-int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+static int call_testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
   if (quiet() || count <= 0 || !reqs || !flag)
-    return PMPI_Testall(count, reqs, flag, statuses);
+    return dlp_next()->testall(count, reqs, flag, statuses);
   batch b;
   if (!batch_init(&b, count, reqs, statuses, count))
     return no_memory();
   progress();
-  int rc = PMPI_Testall(count, reqs, flag, b.st);
+  int rc = dlp_next()->testall(count, reqs, flag, b.st);
   if (*flag || rc == MPI_ERR_IN_STATUS)
     rc = finish_many(&b, reqs, NULL, count, rc);
   batch_free(&b, statuses);
   return rc;
 }
 
-int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
+static int call_waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
 {
   if (quiet() || count <= 0 || !reqs || !index)
-    return PMPI_Waitany(count, reqs, index, status);
+    return dlp_next()->waitany(count, reqs, index, status);
   batch b;
   if (!batch_init(&b, count, reqs, status, 1))
     return no_memory();
@@ -309,49 +309,49 @@ int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
   return rc;
 }
 
-int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
-                MPI_Status *status)
+static int call_testany(int count, MPI_Request reqs[], int *index, int *flag,
+                        MPI_Status *status)
 {
   if (quiet() || count <= 0 || !reqs || !index || !flag)
-    return PMPI_Testany(count, reqs, index, flag, status);
+    return dlp_next()->testany(count, reqs, index, flag, status);
   batch b;
   if (!batch_init(&b, count, reqs, status, 1))
     return no_memory();
   progress();
-  int rc = PMPI_Testany(count, reqs, index, flag, b.st);
+  int rc = dlp_next()->testany(count, reqs, index, flag, b.st);
   if (*flag && *index != MPI_UNDEFINED && *index >= 0 && *index < count)
     rc = finish_one(&b, reqs, *index, b.st, rc, MPI_COMM_WORLD);
   batch_free(&b, status);
   return rc;
 }
 
-int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
-                 MPI_Status statuses[])
+static int call_waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
+                         MPI_Status statuses[])
 {
   if (quiet() || incount <= 0 || !reqs || !outcount || !indices)
-    return PMPI_Waitsome(incount, reqs, outcount, indices, statuses);
+    return dlp_next()->waitsome(incount, reqs, outcount, indices, statuses);
   batch b;
   if (!batch_init(&b, incount, reqs, statuses, incount))
     return no_memory();
   int rc = dlp_streams_busy()
              ? waitsome_blocked(incount, reqs, outcount, indices, b.st)
-             : PMPI_Waitsome(incount, reqs, outcount, indices, b.st);
+             : dlp_next()->waitsome(incount, reqs, outcount, indices, b.st);
   if (*outcount != MPI_UNDEFINED && *outcount > 0)
     rc = finish_many(&b, reqs, indices, *outcount, rc);
   batch_free(&b, statuses);
   return rc;
 }
 
-int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
-                 MPI_Status statuses[])
+static int call_testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
+                         MPI_Status statuses[])
 {
   if (quiet() || incount <= 0 || !reqs || !outcount || !indices)
-    return PMPI_Testsome(incount, reqs, outcount, indices, statuses);
+    return dlp_next()->testsome(incount, reqs, outcount, indices, statuses);
   batch b;
   if (!batch_init(&b, incount, reqs, statuses, incount))
     return no_memory();
   progress();
-  int rc = PMPI_Testsome(incount, reqs, outcount, indices, b.st);
+  int rc = dlp_next()->testsome(incount, reqs, outcount, indices, b.st);
   if (*outcount != MPI_UNDEFINED && *outcount > 0)
     rc = finish_many(&b, reqs, indices, *outcount, rc);
   batch_free(&b, statuses);
@@ -364,22 +364,22 @@ int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
    program looks for it: an operation MPICH completed is finished now (a
    packed receive unpacked), and streams move first. The program's handle
    stays, complete, as MPICH's call leaves it. */
-int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+static int call_request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
   if (quiet() || !flag)
-    return PMPI_Request_get_status(request, flag, status);
+    return dlp_next()->request_get_status(request, flag, status);
   progress();
   dlp_req *e = dlp_req_claim(request);
   if (!e)
-    return PMPI_Request_get_status(request, flag, status);
+    return dlp_next()->request_get_status(request, flag, status);
   MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-  int rc = PMPI_Request_get_status(e->op.req, flag, st);
+  int rc = dlp_next()->request_get_status(e->op.req, flag, st);
   if (rc != MPI_SUCCESS || !*flag) {
     dlp_req_unclaim(e);
     return rc;
   }
   MPI_Status done;
-  int err = PMPI_Wait(&e->op.req, &done);    /* complete: frees it at once */
+  int err = dlp_next()->wait(&e->op.req, &done);    /* complete: frees it at once */
   dlp_req_settle_early(e, &done, err);
   return rc;
 }
@@ -388,10 +388,10 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 
 /* an interposed operation still in progress when its handle is freed
    becomes an orphan (requests.c), whichever name frees it */
-int MPI_Request_free(MPI_Request *request)
+static int call_request_free(MPI_Request *request)
 {
   dlp_orphans_poll();
-  return PMPI_Request_free(request);
+  return dlp_persist_free(request);
 }
 
 int dlp_cancel(MPI_Request *request)
@@ -401,13 +401,50 @@ int dlp_cancel(MPI_Request *request)
     if (e->op.route == DLP_R_PIPE)
       dlp_stream_mod()->cancel(&e->op);   /* a stream not yet matched stops */
     else
-      PMPI_Cancel(&e->op.req);
+      dlp_next()->cancel(&e->op.req);
     return MPI_SUCCESS;
   }
-  return PMPI_Cancel(request);
+  return dlp_next()->cancel(request);
 }
 
-int MPI_Cancel(MPI_Request *request)
+static int call_cancel(MPI_Request *request)
 {
   return dlp_cancel(request);
 }
+
+/* ---- the entry points, under both names ---- */
+
+/* a program, a tool and MPICH's Fortran bindings reach the same code by
+   either name; the interposer reaches MPICH's through dlp_next() */
+#define BOTH(NAME, CALL, PARAMS, ARGS)                                                 \
+  int MPI_##NAME PARAMS { return CALL ARGS; }                                          \
+  int PMPI_##NAME PARAMS { return CALL ARGS; }
+
+BOTH(Wait, call_wait, (MPI_Request *request, MPI_Status *status),
+     (request, status))
+BOTH(Test, call_test, (MPI_Request *request, int *flag, MPI_Status *status),
+     (request, flag, status))
+BOTH(Waitall, call_waitall, (int count, MPI_Request reqs[], MPI_Status statuses[]),
+     (count, reqs, statuses))
+BOTH(Testall, call_testall, (int count, MPI_Request reqs[], int *flag, MPI_Status statuses[]),
+     (count, reqs, flag, statuses))
+BOTH(Waitany, call_waitany, (int count, MPI_Request reqs[], int *index, MPI_Status *status),
+     (count, reqs, index, status))
+BOTH(Testany, call_testany,
+     (int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status),
+     (count, reqs, index, flag, status))
+BOTH(Waitsome, call_waitsome,
+     (int incount, MPI_Request reqs[], int *outcount, int indices[],
+      MPI_Status statuses[]),
+     (incount, reqs, outcount, indices, statuses))
+BOTH(Testsome, call_testsome,
+     (int incount, MPI_Request reqs[], int *outcount, int indices[],
+      MPI_Status statuses[]),
+     (incount, reqs, outcount, indices, statuses))
+BOTH(Request_get_status, call_request_get_status,
+     (MPI_Request request, int *flag, MPI_Status *status),
+     (request, flag, status))
+BOTH(Request_free, call_request_free, (MPI_Request *request),
+     (request))
+BOTH(Cancel, call_cancel, (MPI_Request *request),
+     (request))

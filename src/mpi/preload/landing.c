@@ -113,7 +113,7 @@ int dlp_landing_new(MPI_Comm comm, void *base, bool dynamic, bool share,
 static void wait_sends(dlp_landing *l)
 {
   for (size_t i = 0; i < l->nfl; i++) {
-    PMPI_Wait(&l->fl[i].req, MPI_STATUS_IGNORE);
+    dlp_next()->wait(&l->fl[i].req, MPI_STATUS_IGNORE);
     dlp_stage_put(l->fl[i].stage);
   }
   l->nfl = 0;
@@ -240,7 +240,7 @@ static int send_one(dlp_landing *l, int tag, int rank, const header *h0, const d
     rc = PMPI_Isend_c(stage, (MPI_Count)total, MPI_BYTE, rank, tag + (int)(l->epoch & 1),
                       l->comm, &req);
   if (rc == MPI_SUCCESS && (rc = track(l, stage, req)) != MPI_SUCCESS)
-    PMPI_Wait(&req, MPI_STATUS_IGNORE);
+    dlp_next()->wait(&req, MPI_STATUS_IGNORE);
   if (rc != MPI_SUCCESS)
     dlp_stage_put(stage);
   return rc;

@@ -21,18 +21,22 @@
  * the interposer's (dl_preload_counts, dl_preload_routes).
  * A start is the one point every use of a packing send passes, so the
  * interposer defines PMPI_Start and PMPI_Startall over MPICH's (MPICH's
- * Fortran 2008 bindings call those), and PMPI_Request_free, so that an
- * entry never outlives its handle (MPICH reuses handle values). A receive
+ * Fortran 2008 bindings call those); both names of MPI_Request_free end
+ * here too (dlp_persist_free, from complete.c), so that an entry never
+ * outlives its handle (MPICH reuses handle values). A receive
  * never packs: no call that every completion passes could unpack it, so
  * where the plan would pack it takes MPICH's engine if that receives the
  * type whole, else the blocks (dlp_choose_unstaged).
  *
- * In the pipeline mode the requests stay MPICH's: a persistent message of
- * a chunk or more is one of its constraints (doc/mpi.md). */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE   /* RTLD_NEXT */
-#endif
-#include <dlfcn.h>
+ * In the pipeline mode a persistent message is always one MPI message
+ * (routed as above), which a stream receive takes whole, except one of
+ * exactly a chunk, which would read as a stream's first chunk: each start
+ * of such a send is followed by the empty chunk that ends a stream. A send
+ * start cannot be held back (the program may complete it through MPICH's
+ * own calls), so the streams still sending to the same place send all
+ * they have left first, keeping MPI's message order; every send request
+ * has an entry for that, predefined types included. A persistent receive
+ * stays MPICH's single message (doc/mpi.md). */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -44,7 +48,10 @@ typedef struct entry {
   MPI_Request h;          /* the program's handle */
   int route;              /* DLP_R_PACK, _BLOCKS, _MPICH or _DIRECT (dense) */
   bool recv;
+  bool named;             /* a predefined type: not the interposer's data */
   MPI_Comm comm;          /* errors of a start go to its handler */
+  int peer, tag, mode;    /* a send's envelope and mode */
+  size_t bytes;           /* the message's */
   dlp_data d;             /* PACK: the user's data, d.t held */
   void *stage;            /* PACK: the packed message */
   struct entry *next;
@@ -55,31 +62,6 @@ static entry *table[BUCKETS];
 static entry *retired;    /* freed while active: kept, since MPICH may
                              read the staging until MPI_Finalize ends */
 static atomic_long nentries;
-
-/* MPICH's own functions under the names the interposer defines */
-static struct {
-  int (*start)(MPI_Request *);
-  int (*startall)(int, MPI_Request *);
-  int (*free)(MPI_Request *);
-} real;
-static pthread_once_t found = PTHREAD_ONCE_INIT;
-
-static void *next_symbol(const char *name)
-{
-  void *f = dlsym(RTLD_NEXT, name);
-  if (!f) {
-    fprintf(stderr, "dataloop: %s not found after the interposer\n", name);
-    abort();
-  }
-  return f;
-}
-
-static void find_real(void)
-{
-  *(void **)&real.start = next_symbol("PMPI_Start");
-  *(void **)&real.startall = next_symbol("PMPI_Startall");
-  *(void **)&real.free = next_symbol("PMPI_Request_free");
-}
 
 static size_t bucket(MPI_Request h)
 {
@@ -187,40 +169,53 @@ static void plan(bool recv, int peer, int tag, MPI_Comm comm, int mode, dlp_data
     free(e->stage);
     e->stage = NULL;
   } else {
-    real.free(req);
+    dlp_next()->request_free(req);
     *req = mine;
   }
   e->h = *req;
   e->recv = recv;
+  e->named = d->named;
   e->comm = comm;
+  e->peer = peer;
+  e->tag = tag;
+  e->mode = mode;
+  e->bytes = d->bytes;
   insert(e);
 }
 
 static int init_common(bool recv, const void *buf, MPI_Count count, MPI_Datatype dt,
                        int peer, int tag, MPI_Comm comm, int mode, MPI_Request *req)
 {
-  pthread_once(&found, find_real);
   int rc = make(recv, buf, count, dt, peer, tag, comm, mode, req);
-  if (rc != MPI_SUCCESS || dlp_streams() || peer == MPI_PROC_NULL || !req ||
-      *req == MPI_REQUEST_NULL)
+  if (rc != MPI_SUCCESS || peer == MPI_PROC_NULL || !req || *req == MPI_REQUEST_NULL)
     return rc;
   dlp_data d;
-  if (dlp_data_get(buf, count, dt, &d) == MPI_SUCCESS && !d.named)
+  if (dlp_data_get(buf, count, dt, &d) == MPI_SUCCESS &&
+      (!d.named || (!recv && dlp_streams())))
     plan(recv, peer, tag, comm, mode, &d, req);
   return MPI_SUCCESS;
 }
 
-/* the interposer's part of starting h: counted, and a packing send's data
-   packed, unless the request is active (MPICH then reports the error,
-   and the message in flight keeps its bytes) */
+/* the interposer's part of starting h: the streams to the same place sent
+   out (pipeline mode), counted, and a packing send's data packed, unless
+   the request is active (MPICH then reports the error, and the message in
+   flight keeps its bytes) */
 static int prepare(MPI_Request h)
 {
   entry *e = lookup(h, false);
   if (!e)
     return MPI_SUCCESS;
+  const dlp_stream_module *m = dlp_streams();
+  if (m && !e->recv && m->blocked(e->peer, e->tag, e->comm)) {
+    int rc = m->flush(e->peer, e->tag, e->comm);
+    if (rc)
+      return dlp_raise(e->comm, rc);
+  }
+  if (e->named)
+    return MPI_SUCCESS;
   if (e->route == DLP_R_PACK) {
     int inactive = 0;
-    if (PMPI_Request_get_status(h, &inactive, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
+    if (dlp_next()->request_get_status(h, &inactive, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
         !inactive)
       return MPI_SUCCESS;
     size_t pos = 0;
@@ -234,38 +229,72 @@ static int prepare(MPI_Request h)
   return MPI_SUCCESS;
 }
 
+/* pipeline mode: a send of exactly a chunk, just started, gets the empty
+   chunk that ends its stream */
+static bool trailed(MPI_Request h)
+{
+  if (!dlp_streams())
+    return false;
+  entry *e = lookup(h, false);
+  return e && !e->recv && e->bytes == dlp_chunk();
+}
+
+static int trail(MPI_Request h)
+{
+  entry *e = lookup(h, false);
+  char none = 0;
+  MPI_Request q;
+  int rc = dlp_isend_as(&none, 0, MPI_PACKED, e->peer, e->tag, e->comm,
+                        e->mode == DLP_BUFFERED ? DLP_BUFFERED : DLP_STANDARD, &q);
+  if (rc == MPI_SUCCESS)
+    rc = dlp_next()->request_free(&q);
+  return rc;
+}
+
 static int start_common(MPI_Request *req)
 {
-  pthread_once(&found, find_real);
   if (req) {
     int rc = prepare(*req);
     if (rc)
       return rc;
   }
-  return real.start(req);
+  int rc = dlp_next()->start(req);
+  if (rc == MPI_SUCCESS && req && trailed(*req))
+    rc = trail(*req);
+  return rc;
 }
 
 static int startall_common(int n, MPI_Request reqs[])
 {
-  pthread_once(&found, find_real);
+  bool trails = false;
+  for (int i = 0; reqs && i < n; i++)
+    trails = trails || trailed(reqs[i]);
+  /* two trailed sends to one place: each one's empty chunk right after it */
+  if (trails) {
+    for (int i = 0; i < n; i++) {
+      int rc = start_common(&reqs[i]);
+      if (rc)
+        return rc;
+    }
+    return MPI_SUCCESS;
+  }
   for (int i = 0; reqs && i < n; i++) {
     int rc = prepare(reqs[i]);
     if (rc)
       return rc;
   }
-  return real.startall(n, reqs);
+  return dlp_next()->startall(n, reqs);
 }
 
 /* an entry leaves with its handle; one freed while active keeps its
    staging for good, since the message may still be in flight (a freed
    request never says when it is done) */
-static int free_common(MPI_Request *req)
+int dlp_persist_free(MPI_Request *req)
 {
-  pthread_once(&found, find_real);
   entry *e = req ? lookup(*req, true) : NULL;
   if (e) {
     int inactive = 0;
-    if (PMPI_Request_get_status(*req, &inactive, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+    if (dlp_next()->request_get_status(*req, &inactive, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
         inactive) {
       entry_free(e);
     } else {
@@ -275,7 +304,7 @@ static int free_common(MPI_Request *req)
       pthread_mutex_unlock(&lock);
     }
   }
-  return real.free(req);
+  return dlp_next()->request_free(req);
 }
 
 /* ---- the MPI entry points ---- */
@@ -317,4 +346,3 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[])
 {
   return startall_common(count, array_of_requests);
 }
-int PMPI_Request_free(MPI_Request *request) { return free_common(request); }

@@ -95,30 +95,79 @@ static bool blocked(const dlp_pipe *p)
   return false;
 }
 
+static size_t chunk_len(const dlp_pipe *p, size_t k)
+{
+  return k + 1 < p->nchunks ? p->C : p->n - k * p->C;
+}
+
+/* chunk k's send, from buf */
+static int send_chunk(dlp_pipe *p, size_t k, const char *buf)
+{
+  /* synchronous and ready semantics concern the first chunk; buffered
+     ones need all chunks buffered */
+  int mode = k == 0 || p->mode == DLP_BUFFERED ? p->mode : DLP_STANDARD;
+  return dlp_isend_as(buf, (MPI_Count)chunk_len(p, k), MPI_PACKED, p->peer, p->tag,
+                      p->comm, mode, &p->reqs[k % p->window]);
+}
+
 static int post_chunk(dlp_pipe *p)
 {
   size_t k = p->posted, off = k * p->C;
-  size_t len = k + 1 < p->nchunks ? p->C : p->n - off;
   char *buf = p->d.base + off;
   if (!p->d.dense) {
     buf = p->ring + (k % p->window) * p->slot;
-    size_t last = off + len;
+    size_t last = off + chunk_len(p, k);
     int rc = dl_segment_pack(p->seg, off, &last, buf);
     if (rc)
       return dlp_class_of(rc);
   }
-  /* synchronous and ready semantics concern the first chunk; buffered
-     ones need all chunks buffered */
-  int mode = k == 0 || p->mode == DLP_BUFFERED ? p->mode : DLP_STANDARD;
-  return dlp_isend_as(buf, (MPI_Count)len, MPI_PACKED, p->peer, p->tag, p->comm, mode,
-                      &p->reqs[k % p->window]);
+  return send_chunk(p, k, buf);
+}
+
+/* every chunk of p not yet sent, sent now (a send the interposer cannot
+   hold back follows to the same place): data that is not dense is packed
+   whole into a buffer of its own, and the request ring becomes one entry
+   per chunk. Lock held. */
+static int flush(dlp_pipe *p)
+{
+  size_t from = p->posted, off = from * p->C;
+  if (p->err || from == p->nchunks)
+    return MPI_SUCCESS;
+  MPI_Request *all = malloc(sizeof(MPI_Request) * p->nchunks);
+  if (!all || (!p->d.dense && !(p->rest = dlp_stage_get(p->n - off)))) {
+    free(all);
+    return MPI_ERR_NO_MEM;
+  }
+  for (size_t k = p->retired; k < p->posted; k++)
+    all[k] = p->reqs[k % p->window];
+  free(p->reqs);
+  p->reqs = all;
+  p->window = p->nchunks;
+  if (!p->d.dense) {
+    size_t last = p->n;
+    int rc = dl_segment_pack(p->seg, off, &last, p->rest);
+    if (rc) {
+      dlp_pipe_fail(p, dlp_class_of(rc), false);
+      return dlp_class_of(rc);
+    }
+  }
+  for (size_t k = from; k < p->nchunks; k++) {
+    const char *buf = p->d.dense ? p->d.base + k * p->C : p->rest + (k * p->C - off);
+    int rc = send_chunk(p, k, buf);
+    if (rc) {
+      dlp_pipe_fail(p, rc, true);
+      return rc;
+    }
+    p->posted++;
+  }
+  return MPI_SUCCESS;
 }
 
 static void send_advance(dlp_pipe *p)
 {
   while (p->retired < p->posted) {          /* chunks complete in order */
     int flag = 0;
-    int rc = PMPI_Test(&p->reqs[p->retired % p->window], &flag, MPI_STATUS_IGNORE);
+    int rc = dlp_next()->test(&p->reqs[p->retired % p->window], &flag, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS) {
       dlp_pipe_fail(p, rc, true);
       flag = 1;
@@ -146,6 +195,8 @@ static void release(dlp_pipe *p)
 {
   free(p->reqs);
   dlp_stage_put(p->ring);
+  dlp_stage_put(p->rest);
+  p->rest = NULL;
   dlp_stage_put(p->stage);
   p->stage = NULL;
   p->reqs = NULL;
@@ -329,7 +380,7 @@ static int start(dlp_op *op)
   if (!p->send && (rc = dlp_stream_recv_post(p))) {     /* MPICH raised it */
     pthread_mutex_unlock(&lock);
     PMPI_Grequest_complete(p->greq);
-    PMPI_Request_free(&p->greq);
+    dlp_next()->request_free(&p->greq);
     release(p);
     free(p);
     return rc;
@@ -369,13 +420,28 @@ static bool blocked_at(int dest, int tag, MPI_Comm comm)
   return busy;
 }
 
+/* the streams still sending to (comm, dest, tag) send the rest now, in
+   their order */
+static int flush_at(int dest, int tag, MPI_Comm comm)
+{
+  if (!active())
+    return MPI_SUCCESS;
+  int rc = MPI_SUCCESS;
+  pthread_mutex_lock(&lock);
+  for (dlp_pipe *p = head; p && !rc; p = p->next)
+    if (p->send && p->comm == comm && p->peer == dest && p->tag == tag)
+      rc = flush(p);
+  pthread_mutex_unlock(&lock);
+  return rc;
+}
+
 static void cancel(dlp_op *op)
 {
   dlp_pipe *p = op->pipe;
   pthread_mutex_lock(&lock);
   /* only a receive not yet matched can be cancelled; progress sees it */
   if (!p->send && !p->finished && p->k == 0)
-    PMPI_Cancel(&p->rreq);
+    dlp_next()->cancel(&p->rreq);
   pthread_mutex_unlock(&lock);
 }
 
@@ -394,6 +460,7 @@ static bool uses(MPI_Comm comm)
 const dlp_stream_module dlp_pipeline = {
   .route = {start, finish},
   .blocked = blocked_at,
+  .flush = flush_at,
   .active = active,
   .progress = progress,
   .lend = lend,

@@ -23,7 +23,8 @@
  *               poll, wait and free functions, orphans
  *   finalize.c  what MPI_Finalize leaves to do, each part's step in order
  *   complete.c  MPI_Wait*, MPI_Test*, MPI_Request_get_status,
- *               MPI_Request_free, MPI_Cancel
+ *               MPI_Request_free, MPI_Cancel, under their PMPI_ names too
+ *   next.c      MPICH's own request calls, for the interposer's use
  *   pipeline.c  the opt-in chunk streams (DL_PIPELINE=1): the pipeline
  *               route and its progress, a module behind dlp_streams();
  *               stream_recv.c their receiving side (stream.h, theirs only)
@@ -461,6 +462,10 @@ typedef struct dlp_stream_module {
   /* route choice: a stream is still sending to (comm, dest, tag), so a
      send there must be a stream too (MPI's message order) */
   bool (*blocked)(int dest, int tag, MPI_Comm comm);
+  /* a send the interposer cannot hold back (a persistent one) is next to
+     (comm, dest, tag): the streams sending there send all they have left
+     now, so that it follows them */
+  int (*flush)(int dest, int tag, MPI_Comm comm);
   /* completion: some stream is in progress, so blocking calls progress
      them while they wait */
   bool (*active)(void);
@@ -487,6 +492,30 @@ static inline const dlp_stream_module *dlp_streams_busy(void)
   const dlp_stream_module *m = dlp_streams();
   return m && m->active() ? m : NULL;
 }
+
+/* MPI_Request_free under both names (persist.c): a persistent request's
+   entry leaves with it */
+DLI_HIDDEN int dlp_persist_free(MPI_Request *req);
+
+/* ---- MPICH's request calls (next.c) ---- */
+/* the interposer defines MPI_ and PMPI_ names of these; its own calls of
+   MPICH's go through dlp_next() */
+typedef struct dlp_next_calls {
+  int (*wait)(MPI_Request *, MPI_Status *);
+  int (*test)(MPI_Request *, int *, MPI_Status *);
+  int (*waitall)(int, MPI_Request[], MPI_Status[]);
+  int (*testall)(int, MPI_Request[], int *, MPI_Status[]);
+  int (*waitany)(int, MPI_Request[], int *, MPI_Status *);
+  int (*testany)(int, MPI_Request[], int *, int *, MPI_Status *);
+  int (*waitsome)(int, MPI_Request[], int *, int[], MPI_Status[]);
+  int (*testsome)(int, MPI_Request[], int *, int[], MPI_Status[]);
+  int (*request_get_status)(MPI_Request, int *, MPI_Status *);
+  int (*cancel)(MPI_Request *);
+  int (*request_free)(MPI_Request *);
+  int (*start)(MPI_Request *);
+  int (*startall)(int, MPI_Request[]);
+} dlp_next_calls;
+DLI_HIDDEN const dlp_next_calls *dlp_next(void);
 
 /* ---- windows (window.c) ---- */
 typedef struct dlp_win dlp_win;

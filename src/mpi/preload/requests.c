@@ -146,7 +146,7 @@ int dlp_block_any(int count, MPI_Request reqs[], int *index, MPI_Status *status)
     /* complete already, or nothing active (inactive persistent requests):
        MPICH's Waitany would return at once, so this does */
     int flag = 0;
-    int rc = PMPI_Testany(count, reqs, index, &flag, st);
+    int rc = dlp_next()->testany(count, reqs, index, &flag, st);
     if (flag || rc != MPI_SUCCESS)
       return rc;
     MPI_Request small[8 + LEND_MAX], *set = small;
@@ -156,14 +156,14 @@ int dlp_block_any(int count, MPI_Request reqs[], int *index, MPI_Status *status)
     int n = m->lend(set + count, who, LEND_MAX), idx = MPI_UNDEFINED;
     memcpy(set, reqs, sizeof(MPI_Request) * (size_t)count);
     if (n == 0) {           /* another thread has them: look, and let it run */
-      rc = PMPI_Testany(count, reqs, index, &flag, st);
+      rc = dlp_next()->testany(count, reqs, index, &flag, st);
       if (!flag && rc == MPI_SUCCESS)
         sched_yield();
     } else {
       if (!counted)
         dlp_count(DLP_N_BLOCKED);
       counted = true;
-      rc = PMPI_Waitany(count + n, set, &idx, st);
+      rc = dlp_next()->waitany(count + n, set, &idx, st);
       bool theirs = idx != MPI_UNDEFINED && idx >= count;
       m->give_back(who, n, theirs ? idx - count : -1, st, rc);
       if (theirs) {
@@ -179,7 +179,7 @@ int dlp_block_any(int count, MPI_Request reqs[], int *index, MPI_Status *status)
     if (flag || rc != MPI_SUCCESS)
       return rc;
   }
-  return PMPI_Waitany(count, reqs, index, st);
+  return dlp_next()->waitany(count, reqs, index, st);
 }
 
 /* ---- the generalized request's functions ---- */
@@ -211,7 +211,7 @@ static int cancel_fn(void *extra, int complete)
     if (r->op.route == DLP_R_PIPE)
       dlp_stream_mod()->cancel(&r->op);
     else
-      PMPI_Cancel(&r->op.req);
+      dlp_next()->cancel(&r->op.req);
   }
   return MPI_SUCCESS;
 }
@@ -228,7 +228,7 @@ static bool settle_if_done(dlp_req *r, bool block)
   } else {
     if (m)
       m->progress();
-    rc = PMPI_Test(&r->op.req, &flag, &st);
+    rc = dlp_next()->test(&r->op.req, &flag, &st);
   }
   if (!flag)
     return false;
@@ -283,7 +283,7 @@ int dlp_req_track(dlp_req *r, MPI_Request *user)
   int flag = 0;
   MPI_Status st;
   int rc = r->op.route == DLP_R_PIPE ? MPI_SUCCESS
-         : PMPI_Request_get_status(r->op.req, &flag, &st);
+         : dlp_next()->request_get_status(r->op.req, &flag, &st);
   if (flag) {
     MPI_Comm on;
     *user = r->op.req;
@@ -347,7 +347,7 @@ int dlp_req_finish(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on)
   atomic_flag_clear(&r->claimed);
   MPI_Request h = r->handle;
   complete_handle(r);
-  PMPI_Request_free(&h);        /* frees r (free_fn) */
+  dlp_next()->request_free(&h);        /* frees r (free_fn) */
   return err;
 }
 
@@ -389,7 +389,7 @@ void dlp_req_settle_picked(bool (*pick)(dlp_op *op, const void *arg), const void
   pthread_mutex_unlock(&table_lock);
   for (size_t i = 0; i < n; i++) {
     MPI_Status st;
-    int err = PMPI_Wait(&got[i]->op.req, &st);
+    int err = dlp_next()->wait(&got[i]->op.req, &st);
     dlp_req_settle_early(got[i], &st, err);
   }
   if (got != small)

@@ -266,7 +266,7 @@ static int pass_derived(const rma_args *a, MPI_Request *req)
 {
   int rc = pass(a, req), done = 0;
   if (rc == MPI_SUCCESS && req &&
-      PMPI_Request_get_status(*req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done)
+      dlp_next()->request_get_status(*req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done)
     rc = PMPI_Win_flush(a->rank, a->win);
   return rc;
 }

@@ -22,6 +22,7 @@ struct dlp_pipe {
   size_t window, slot;     /* chunks in flight; bytes per ring slot */
   MPI_Request *reqs;       /* window entries */
   char *ring;              /* window * slot, for packed chunks (staged) */
+  char *rest;              /* flushed: the packed chunks not yet sent */
   /* receive */
   MPI_Request rreq;        /* the chunk receive in flight */
   size_t k;                /* its chunk number */

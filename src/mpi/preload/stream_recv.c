@@ -162,7 +162,7 @@ void dlp_stream_recv_advance(dlp_pipe *p)
   while (!p->finished) {
     int flag = 0;
     MPI_Status st;
-    int rc = PMPI_Test(&p->rreq, &flag, &st);
+    int rc = dlp_next()->test(&p->rreq, &flag, &st);
     if (rc != MPI_SUCCESS) {
       dlp_pipe_fail(p, rc, true);
       p->finished = true;

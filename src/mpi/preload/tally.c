@@ -108,7 +108,7 @@ void dlp_tally_free(dlp_tally *t)
   if (!t)
     return;
   if (t->sum != MPI_REQUEST_NULL)       /* an erroneous program's */
-    PMPI_Wait(&t->sum, MPI_STATUS_IGNORE);
+    dlp_next()->wait(&t->sum, MPI_STATUS_IGNORE);
   if (t->win != MPI_WIN_NULL)
     PMPI_Win_free(&t->win);
   free(t->rows);
@@ -132,7 +132,7 @@ int dlp_tally_start(dlp_tally *t, const int *counts, int *mine)
 int dlp_tally_test(dlp_tally *t, int *mine, int *done)
 {
   if (!t->rows)
-    return PMPI_Test(&t->sum, done, MPI_STATUS_IGNORE);
+    return dlp_next()->test(&t->sum, done, MPI_STATUS_IGNORE);
   while (t->next < t->nranks &&
          atomic_load_explicit(&t->rows[t->next]->stamp, memory_order_acquire) == t->stamp)
     t->next++;

@@ -6,7 +6,9 @@
  * pipeline mode); plain, nonblocking, persistent, probed and matched
  * receives. Each message's ints are (sequence, index) codes; every receive
  * checks its count and every int. MPI_Sendrecv_replace of derived types
- * follows a message on its envelope and delivers. */
+ * follows a message on its envelope and delivers. A persistent send
+ * started right after a long nonblocking send on the same envelope (in
+ * the pipeline mode, while the long one still streams) arrives after it. */
 #include "sem.h"
 
 #define K 96
@@ -157,6 +159,46 @@ static void replace(void)
   free(b);
 }
 
+/* MPI_Isend of MAXN strided ints, then at once MPI_Start of a persistent
+   send of 5 ints (derived, then predefined) on the same envelope */
+static void persistent_behind(void)
+{
+  int *b = malloc(sizeof(int) * 2 * MAXN), small[10];
+  MPI_Datatype t = strided(MAXN), t5 = strided(5);
+  for (int round = 0; round < 2; round++) {
+    MPI_Datatype st5 = round ? MPI_INT : t5;
+    int stride = round ? 1 : 2;
+    if (sem_rank == 0) {
+      MPI_Request q[2];
+      MPI_Status sts[2];
+      for (int i = 0; i < MAXN; i++)
+        b[2 * i] = code(5, i);
+      for (int i = 0; i < 5; i++)
+        small[stride * i] = code(1, i);
+      OK(MPI_Send_init(small, round ? 5 : 1, st5, 1, 12, MPI_COMM_WORLD, &q[1]));
+      OK(MPI_Isend(b, 1, t, 1, 12, MPI_COMM_WORLD, &q[0]));
+      OK(MPI_Start(&q[1]));
+      OK(MPI_Waitall(2, q, sts));
+      OK(MPI_Request_free(&q[1]));
+    } else if (sem_rank == 1) {
+      MPI_Status st;
+      OK(MPI_Recv(b, 1, t, 0, 12, MPI_COMM_WORLD, &st));
+      check(5, b, 2, &st);   /* sizes[5] is MAXN, as message 5 of sender() */
+      OK(MPI_Recv(small, 5, MPI_INT, 0, 12, MPI_COMM_WORLD, &st));
+      int got = -1, first = -1;
+      MPI_Get_count(&st, MPI_INT, &got);
+      for (int i = 0; i < 5 && first < 0; i++)
+        if (small[i] != code(1, i))
+          first = i;
+      CHECK(got == 5 && first < 0, "a persistent send behind a long one (%s): %d ints, "
+            "int %d wrong", round ? "MPI_INT" : "derived", got, first);
+    }
+  }
+  MPI_Type_free(&t);
+  MPI_Type_free(&t5);
+  free(b);
+}
+
 int main(int argc, char **argv)
 {
   sem_init(&argc, &argv);
@@ -164,6 +206,8 @@ int main(int argc, char **argv)
     sender();
   else if (sem_rank == 1)
     receiver();
+  MPI_Barrier(MPI_COMM_WORLD);
+  persistent_behind();
   MPI_Barrier(MPI_COMM_WORLD);
   replace();
   return sem_finish("sem_order");

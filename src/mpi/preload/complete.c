@@ -414,37 +414,79 @@ static int call_cancel(MPI_Request *request)
 
 /* ---- the entry points, under both names ---- */
 
+/* the handles of relayed persistent receives (persist.c) out of, and back
+   into, the places of the requests their starts made */
+typedef struct swap {
+  int n;                      /* 0: none swapped */
+  MPI_Request *saved;
+  MPI_Request small[SMALL];
+} swap;
+
+/* false when out of memory */
+static bool swap_in(swap *w, int n, MPI_Request reqs[])
+{
+  w->n = 0;
+  if (n <= 0 || !reqs || !dlp_persist_any())
+    return true;
+  w->saved = n <= SMALL ? w->small : malloc(sizeof(MPI_Request) * (size_t)n);
+  if (!w->saved)
+    return false;
+  if (dlp_persist_in(n, reqs, w->saved) > 0)
+    w->n = n;
+  else if (w->saved != w->small)
+    free(w->saved);
+  return true;
+}
+
+static void swap_out(swap *w, MPI_Request reqs[])
+{
+  if (w->n == 0)
+    return;
+  dlp_persist_out(w->n, reqs, w->saved);
+  if (w->saved != w->small)
+    free(w->saved);
+}
+
 /* a program, a tool and MPICH's Fortran bindings reach the same code by
    either name; the interposer reaches MPICH's through dlp_next() */
-#define BOTH(NAME, CALL, PARAMS, ARGS)                                                 \
-  int MPI_##NAME PARAMS { return CALL ARGS; }                                          \
-  int PMPI_##NAME PARAMS { return CALL ARGS; }
+#define BOTH(NAME, CALL, PARAMS, ARGS, N, REQS)                                        \
+  static int swapped_##CALL PARAMS                                                     \
+  {                                                                                    \
+    swap w;                                                                            \
+    if (!swap_in(&w, N, REQS))                                                         \
+      return no_memory();                                                              \
+    int rc = CALL ARGS;                                                                \
+    swap_out(&w, REQS);                                                                \
+    return rc;                                                                         \
+  }                                                                                    \
+  int MPI_##NAME PARAMS { return swapped_##CALL ARGS; }                                \
+  int PMPI_##NAME PARAMS { return swapped_##CALL ARGS; }
 
 BOTH(Wait, call_wait, (MPI_Request *request, MPI_Status *status),
-     (request, status))
+     (request, status), 1, request)
 BOTH(Test, call_test, (MPI_Request *request, int *flag, MPI_Status *status),
-     (request, flag, status))
+     (request, flag, status), 1, request)
 BOTH(Waitall, call_waitall, (int count, MPI_Request reqs[], MPI_Status statuses[]),
-     (count, reqs, statuses))
-BOTH(Testall, call_testall, (int count, MPI_Request reqs[], int *flag, MPI_Status statuses[]),
-     (count, reqs, flag, statuses))
-BOTH(Waitany, call_waitany, (int count, MPI_Request reqs[], int *index, MPI_Status *status),
-     (count, reqs, index, status))
+     (count, reqs, statuses), count, reqs)
+BOTH(Testall, call_testall,
+     (int count, MPI_Request reqs[], int *flag, MPI_Status statuses[]),
+     (count, reqs, flag, statuses), count, reqs)
+BOTH(Waitany, call_waitany,
+     (int count, MPI_Request reqs[], int *index, MPI_Status *status),
+     (count, reqs, index, status), count, reqs)
 BOTH(Testany, call_testany,
      (int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status),
-     (count, reqs, index, flag, status))
+     (count, reqs, index, flag, status), count, reqs)
 BOTH(Waitsome, call_waitsome,
-     (int incount, MPI_Request reqs[], int *outcount, int indices[],
-      MPI_Status statuses[]),
-     (incount, reqs, outcount, indices, statuses))
+     (int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[]),
+     (incount, reqs, outcount, indices, statuses), incount, reqs)
 BOTH(Testsome, call_testsome,
-     (int incount, MPI_Request reqs[], int *outcount, int indices[],
-      MPI_Status statuses[]),
-     (incount, reqs, outcount, indices, statuses))
+     (int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[]),
+     (incount, reqs, outcount, indices, statuses), incount, reqs)
 BOTH(Request_get_status, call_request_get_status,
      (MPI_Request request, int *flag, MPI_Status *status),
-     (request, flag, status))
+     (request, flag, status), 1, &request)
 BOTH(Request_free, call_request_free, (MPI_Request *request),
-     (request))
+     (request), 0, NULL)
 BOTH(Cancel, call_cancel, (MPI_Request *request),
-     (request))
+     (request), 1, request)

@@ -251,8 +251,8 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int
   return recv_matched(&op, status);
 }
 
-static int irecv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
-                        MPI_Comm comm, MPI_Request *req)
+int dlp_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
+              MPI_Comm comm, MPI_Request *req)
 {
   int rc;
   if (req && dlp_parked_irecv(buf, count, dt, src, tag, comm, req, &rc))
@@ -417,13 +417,13 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
 int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
               MPI_Comm comm, MPI_Request *request)
 {
-  return irecv_common(buf, count, datatype, source, tag, comm, request);
+  return dlp_irecv(buf, count, datatype, source, tag, comm, request);
 }
 
 int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
                 int tag, MPI_Comm comm, MPI_Request *request)
 {
-  return irecv_common(buf, count, datatype, source, tag, comm, request);
+  return dlp_irecv(buf, count, datatype, source, tag, comm, request);
 }
 
 int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,

@@ -36,7 +36,13 @@
  * own calls), so the streams still sending to the same place send all
  * they have left first, keeping MPI's message order; every send request
  * has an entry for that, predefined types included. A persistent receive
- * stays MPICH's single message (doc/mpi.md). */
+ * is the interposer's where a stream may come (a derived type, or data of
+ * a chunk or more): the program's handle is MPICH's request made with the
+ * program's arguments and never started, and each start is the
+ * interposer's receive (dlp_irecv), which the calls that can see a
+ * request put in the handle's place while it is active (dlp_persist_in,
+ * dlp_persist_out: complete.c) and which leaves the handle inactive once
+ * complete. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -54,6 +60,12 @@ typedef struct entry {
   size_t bytes;           /* the message's */
   dlp_data d;             /* PACK: the user's data, d.t held */
   void *stage;            /* PACK: the packed message */
+  /* relayed (pipeline mode, a receive the interposer starts) */
+  bool relayed;
+  MPI_Request inner;      /* the active start's request, or null */
+  void *buf;
+  MPI_Count count;
+  MPI_Datatype dt;        /* a duplicate, the program's if predefined */
   struct entry *next;
 } entry;
 
@@ -62,6 +74,7 @@ static entry *table[BUCKETS];
 static entry *retired;    /* freed while active: kept, since MPICH may
                              read the staging until MPI_Finalize ends */
 static atomic_long nentries;
+static atomic_long nrelayed;  /* relayed entries that are active */
 
 static size_t bucket(MPI_Request h)
 {
@@ -72,6 +85,8 @@ static void entry_free(entry *e)
 {
   if (e->d.t)
     dl_type_free(&e->d.t);
+  if (e->relayed && !e->named)
+    PMPI_Type_free(&e->dt);
   free(e->stage);
   free(e);
 }
@@ -183,6 +198,24 @@ static void plan(bool recv, int peer, int tag, MPI_Comm comm, int mode, dlp_data
   insert(e);
 }
 
+/* the entry of MPICH's receive h, relayed (no entry: h stays MPICH's) */
+static void relay(void *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag,
+                  MPI_Comm comm, const dlp_data *d, MPI_Request h)
+{
+  entry *e = calloc(1, sizeof *e);
+  if (!e)
+    return;
+  *e = (entry){.h = h, .route = DLP_R_PIPE, .recv = true, .named = d->named,
+               .comm = comm, .peer = peer, .tag = tag, .bytes = d->bytes,
+               .relayed = true, .inner = MPI_REQUEST_NULL, .buf = buf,
+               .count = count, .dt = dt};
+  if (!d->named && PMPI_Type_dup(dt, &e->dt) != MPI_SUCCESS) {
+    free(e);
+    return;
+  }
+  insert(e);
+}
+
 static int init_common(bool recv, const void *buf, MPI_Count count, MPI_Datatype dt,
                        int peer, int tag, MPI_Comm comm, int mode, MPI_Request *req)
 {
@@ -190,8 +223,11 @@ static int init_common(bool recv, const void *buf, MPI_Count count, MPI_Datatype
   if (rc != MPI_SUCCESS || peer == MPI_PROC_NULL || !req || *req == MPI_REQUEST_NULL)
     return rc;
   dlp_data d;
-  if (dlp_data_get(buf, count, dt, &d) == MPI_SUCCESS &&
-      (!d.named || (!recv && dlp_streams())))
+  if (dlp_data_get(buf, count, dt, &d) != MPI_SUCCESS)
+    return MPI_SUCCESS;
+  if (recv && dlp_streams() && (!dlp_straight(&d) || d.bytes >= dlp_chunk()))
+    relay((void *)buf, count, dt, peer, tag, comm, &d, *req);
+  else if (!d.named || (!recv && dlp_streams()))
     plan(recv, peer, tag, comm, mode, &d, req);
   return MPI_SUCCESS;
 }
@@ -251,8 +287,33 @@ static int trail(MPI_Request h)
   return rc;
 }
 
+/* a relayed receive's start: the interposer's receive; MPICH's error for
+   a request already active, raised as MPICH raises it */
+static int relay_start(entry *e)
+{
+  if (e->inner != MPI_REQUEST_NULL)
+    return dlp_raise_msg(MPI_COMM_WORLD, MPI_ERR_REQUEST,
+                         "MPI_Start: the persistent request is already active");
+  MPI_Request h;
+  int rc = dlp_irecv(e->buf, e->count, e->dt, e->peer, e->tag, e->comm, &h);
+  if (rc == MPI_SUCCESS && h != MPI_REQUEST_NULL) {
+    e->inner = h;
+    atomic_fetch_add(&nrelayed, 1);
+  }
+  return rc;
+}
+
+static entry *relayed_entry(MPI_Request h)
+{
+  entry *e = dlp_streams() ? lookup(h, false) : NULL;
+  return e && e->relayed ? e : NULL;
+}
+
 static int start_common(MPI_Request *req)
 {
+  entry *r = req ? relayed_entry(*req) : NULL;
+  if (r)
+    return relay_start(r);
   if (req) {
     int rc = prepare(*req);
     if (rc)
@@ -268,8 +329,9 @@ static int startall_common(int n, MPI_Request reqs[])
 {
   bool trails = false;
   for (int i = 0; reqs && i < n; i++)
-    trails = trails || trailed(reqs[i]);
-  /* two trailed sends to one place: each one's empty chunk right after it */
+    trails = trails || trailed(reqs[i]) || relayed_entry(reqs[i]);
+  /* two trailed sends to one place: each one's empty chunk right after it;
+     relayed receives are the interposer's to start */
   if (trails) {
     for (int i = 0; i < n; i++) {
       int rc = start_common(&reqs[i]);
@@ -292,7 +354,14 @@ static int startall_common(int n, MPI_Request reqs[])
 int dlp_persist_free(MPI_Request *req)
 {
   entry *e = req ? lookup(*req, true) : NULL;
-  if (e) {
+  if (e && e->relayed) {
+    /* an active start goes on (an interposed one as an orphan) */
+    if (e->inner != MPI_REQUEST_NULL) {
+      dlp_next()->request_free(&e->inner);
+      atomic_fetch_sub(&nrelayed, 1);
+    }
+    entry_free(e);
+  } else if (e) {
     int inactive = 0;
     if (dlp_next()->request_get_status(*req, &inactive, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
         inactive) {
@@ -305,6 +374,43 @@ int dlp_persist_free(MPI_Request *req)
     }
   }
   return dlp_next()->request_free(req);
+}
+
+/* ---- relayed receives in the calls that can see a request ---- */
+
+bool dlp_persist_any(void)
+{
+  return atomic_load_explicit(&nrelayed, memory_order_acquire) > 0;
+}
+
+int dlp_persist_in(int n, MPI_Request reqs[], MPI_Request saved[])
+{
+  int swapped = 0;
+  for (int i = 0; i < n; i++) {
+    entry *e = reqs[i] != MPI_REQUEST_NULL ? relayed_entry(reqs[i]) : NULL;
+    saved[i] = MPI_REQUEST_NULL;
+    if (e && e->inner != MPI_REQUEST_NULL) {
+      saved[i] = reqs[i];
+      reqs[i] = e->inner;
+      swapped++;
+    }
+  }
+  return swapped;
+}
+
+void dlp_persist_out(int n, MPI_Request reqs[], const MPI_Request saved[])
+{
+  for (int i = 0; i < n; i++) {
+    if (saved[i] == MPI_REQUEST_NULL)
+      continue;
+    entry *e = relayed_entry(saved[i]);
+    if (e) {
+      e->inner = reqs[i];
+      if (reqs[i] == MPI_REQUEST_NULL)
+        atomic_fetch_sub(&nrelayed, 1);
+    }
+    reqs[i] = saved[i];
+  }
 }
 
 /* ---- the MPI entry points ---- */

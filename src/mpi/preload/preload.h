@@ -496,6 +496,18 @@ static inline const dlp_stream_module *dlp_streams_busy(void)
 /* MPI_Request_free under both names (persist.c): a persistent request's
    entry leaves with it */
 DLI_HIDDEN int dlp_persist_free(MPI_Request *req);
+/* pipeline mode: in the n handles of reqs, each persistent receive the
+   interposer relays and that is active replaced by its start's request,
+   the handle kept in saved[i] (else MPI_REQUEST_NULL there); returns how
+   many; dlp_persist_out puts the handles back
+   after the call, a relayed receive whose request was completed and freed
+   becoming inactive; dlp_persist_any: some relayed receive is active */
+DLI_HIDDEN bool dlp_persist_any(void);
+DLI_HIDDEN int dlp_persist_in(int n, MPI_Request reqs[], MPI_Request saved[]);
+DLI_HIDDEN void dlp_persist_out(int n, MPI_Request reqs[], const MPI_Request saved[]);
+/* MPI_Irecv as the interposer makes it (p2p.c) */
+DLI_HIDDEN int dlp_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
+                         MPI_Comm comm, MPI_Request *req);
 
 /* ---- MPICH's request calls (next.c) ---- */
 /* the interposer defines MPI_ and PMPI_ names of these; its own calls of

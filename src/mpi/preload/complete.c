@@ -23,8 +23,9 @@
  * that its answer is true of the program's buffer.
  *
  * Errors: MPICH's own codes and statuses pass through. An error of the
- * interposer's own (a stream's truncation) is raised as MPICH 4.0.2 raises
- * completion errors: through MPI_COMM_WORLD's handler, and in the calls
+ * interposer's own (a stream's truncation) is raised as MPICH raises
+ * completion errors (DLP_DEV_COMPLETION_RAISES_ON_WORLD, kept on every
+ * host): through MPI_COMM_WORLD's handler, and in the calls
  * with status arrays as MPI_ERR_IN_STATUS with each status's MPI_ERROR set. */
 #include <stdlib.h>
 #include <string.h>

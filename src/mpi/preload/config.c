@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "preload.h"
+#include "host.h"
 #include "../../../dataloop/env.h"
 
 static dlp_config cfg;
@@ -32,9 +33,10 @@ static void load(void)
   chunk = dlp_th()->chunk;
   if (cfg.trace)
     dlp_trace("active: %s mode, chunk %zu bytes, ring %d, route %s%s, %d route "
-              "table rows", cfg.pipeline ? "pipeline" : "default", chunk, cfg.ring,
-              cfg.strategy < 0 ? "auto" : dlp_route_name(cfg.strategy),
-              cfg.adapt ? " (calibrated)" : "", dlp_th()->route.rows);
+              "table rows, host %s", cfg.pipeline ? "pipeline" : "default", chunk,
+              cfg.ring, cfg.strategy < 0 ? "auto" : dlp_route_name(cfg.strategy),
+              cfg.adapt ? " (calibrated)" : "", dlp_th()->route.rows,
+              dlp_host_name() ? dlp_host_name() : "unknown (every workaround)");
 }
 
 const dlp_config *dlp_cfg(void)

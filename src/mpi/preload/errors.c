@@ -18,9 +18,10 @@ int dlp_raise(MPI_Comm comm, int code)
 
 /* MPI has no way to attach a string to one occurrence of an error, so
    each distinct (class, message) gets its own code, made once under the
-   lock. MPICH 4.0.2 garbles the string of a code added to a predefined
-   class (MPI_Add_error_code(MPI_ERR_ARG, ...): MPI_Error_string reads some
-   other message), so each message gets a class of its own, which is also
+   lock. DLP_DEV_ADDED_CODE_STRING: MPICH garbles the string of a code
+   added to a predefined class (MPI_Add_error_code(MPI_ERR_ARG, ...):
+   MPI_Error_string reads some other message), so each message gets a
+   class of its own (on every host: it works on any), which is also
    its code, and MPI_Error_class (intercepted below) maps it back to the
    standard class. The table is bounded so that endless distinct messages
    (datarep names are the caller's) cannot grow MPI's tables without end;

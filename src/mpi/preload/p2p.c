@@ -334,8 +334,9 @@ static int sendrecv_common(const void *sbuf, MPI_Count scount, MPI_Datatype styp
                        comm, status);
   if (es > 0 || er > 0)
     return dlp_raise(comm, es > 0 ? es : er);
-  /* a null peer's side is MPICH's blocking call (MPICH 4.0.2's MPI_Irecv
-     from MPI_PROC_NULL completes with source 0 and tag 0 in its status) */
+  /* a null peer's side is MPICH's blocking call, on every host
+     (DLP_DEV_PROC_NULL_STATUS: MPI_Irecv from MPI_PROC_NULL completes with
+     source 0 and tag 0 in its status) */
   if (er == DLP_PASS) {
     rc = run(&s, MPI_STATUS_IGNORE);
     return rc ? rc : dlp_recv_as(rbuf, rcount, rtype, src, rtag, comm, status);

@@ -264,9 +264,9 @@ static void settle(plan *p)
   p->ncand = 0;
 }
 
-/* whether MPICH's engine may receive d: 4.0.2 fails receives of elements
-   that straddle its fragments, and a stream's first chunk must end between
-   elements */
+/* whether MPICH's engine may receive d: DLP_DEV_ENGINE_STRADDLE (on every
+   host: the bridge's engine check is MPICH 4.0.2's), and a stream's first
+   chunk must end between elements */
 static bool mpich_receives(const dlp_data *d, bool stream)
 {
   return d->engine_ok && d->unit > 0 && (!stream || dlp_chunk() % (size_t)d->unit == 0);

@@ -25,6 +25,9 @@
  *   complete.c  MPI_Wait*, MPI_Test*, MPI_Request_get_status,
  *               MPI_Request_free, MPI_Cancel, under their PMPI_ names too
  *   next.c      MPICH's own request calls, for the interposer's use
+ *   host.c      which host MPI it runs on: the deviations it works around
+ *               (host.h names them; host_mpich_4_0_2.c, one file per host
+ *               and version, says which and what)
  *   pipeline.c  the opt-in chunk streams (DL_PIPELINE=1): the pipeline
  *               route and its progress, a module behind dlp_streams();
  *               stream_recv.c their receiving side (stream.h, theirs only)

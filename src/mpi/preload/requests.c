@@ -21,8 +21,9 @@
  *
  * An entry has two owners, the program's handle (until MPICH calls the
  * free function) and the operation (until it is finished and the handle
- * completed); the second to let go frees it. MPICH 4.0.2 calls the free
- * function as soon as the program frees the handle, complete or not: an
+ * completed); the second to let go frees it. MPICH calls the free
+ * function as soon as the program frees the handle, complete or not
+ * (DLP_DEV_GREQUEST_FREED_EARLY; the model holds on any host): an
  * operation still in progress then becomes an orphan, which the
  * interposer completes in later calls, and at the latest in MPI_Finalize
  * (finalize.c).

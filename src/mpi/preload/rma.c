@@ -22,6 +22,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include "host.h"
 #include "rma.h"
 #include "../../../actions/actions.h"   /* dli_copy_twins */
 
@@ -258,14 +259,15 @@ static int pass(const rma_args *a, MPI_Request *req)
   }
 }
 
-/* the user's arguments with a derived type to MPICH: MPICH 4.0.2 makes
-   the request of such an operation complete before its data moved (an
-   MPI_Rget's buffer unwritten), so a request made complete is completed
-   for real (remote completion: MPICH's local one is early too) */
+/* the user's arguments with a derived type to MPICH: where it makes the
+   request of such an operation complete before its data moved
+   (DLP_DEV_RMA_DERIVED_EARLY: an MPI_Rget's buffer unwritten), a request
+   made complete is completed for real (remote completion: MPICH's local
+   one is early too) */
 static int pass_derived(const rma_args *a, MPI_Request *req)
 {
   int rc = pass(a, req), done = 0;
-  if (rc == MPI_SUCCESS && req &&
+  if (rc == MPI_SUCCESS && req && dlp_host_has(DLP_DEV_RMA_DERIVED_EARLY) &&
       dlp_next()->request_get_status(*req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done)
     rc = PMPI_Win_flush(a->rank, a->win);
   return rc;
@@ -303,7 +305,7 @@ static int describe(rma *x, const rma_args *a)
     return DLP_PASS;
   if (a->kind == GET_ACC && x->r.bytes != x->n)
     return DLP_PASS;
-  /* MPICH 4.0.2 checks no target range: every operation is checked */
+  /* DLP_DEV_RMA_NO_RANGE_CHECK: every operation is checked here */
   if (x->n > 0 && size >= 0 && !in_window(x, size))
     return MPI_ERR_RMA_RANGE;
   bool has_o = x->operand || a->kind == GET;
@@ -312,9 +314,9 @@ static int describe(rma *x, const rma_args *a)
   x->derived = !x->t.named || (has_o && !x->o.named) ||
                (a->kind == GET_ACC && !x->r.named);
   /* dense or predefined data MPICH moves as it is, but into mapped memory
-     the copy here is faster (MPICH 4.0.2 moves 256 KiB and more on a
-     shared window at under 1 GB/s) */
-  if (x->n == 0 || (straight && !maps(x)))
+     the copy here is faster (DLP_DEV_SHARED_WINDOW_SLOW_COPY) */
+  if (x->n == 0 ||
+      (straight && (!maps(x) || !dlp_host_has(DLP_DEV_SHARED_WINDOW_SLOW_COPY))))
     return DLP_PASS;
   x->el = element(x, &x->esize);
   x->read_acc = a->kind == GET && dlp_win_started(w);

@@ -3,18 +3,19 @@
  * finishes the staging, or which an unlock or a flush of the target
  * finishes first. */
 #include <stdlib.h>
+#include "host.h"
 #include "rma.h"
 
 static int request_finish(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_on)
 {
   (void)st;
   *raise_on = MPI_COMM_NULL;
-  /* MPICH 4.0.2 completes the request of an operation on a derived
-     target type before its data moved (an MPI_Rget's buffer still
-     unwritten), and its local completion can be early too: remote
-     completion first (a request form is in a passive-target epoch,
-     where this is allowed) */
-  if (err == MPI_SUCCESS && !op->synced)
+  /* DLP_DEV_RMA_DERIVED_EARLY: the request of an operation on a derived
+     target type completes before its data moved (an MPI_Rget's buffer
+     still unwritten), and its local completion can be early too: remote
+     completion first (a request form is in a passive-target epoch, where
+     this is allowed) */
+  if (err == MPI_SUCCESS && !op->synced && dlp_host_has(DLP_DEV_RMA_DERIVED_EARLY))
     err = PMPI_Win_flush(op->peer, op->win);
   if (op->recv && err == MPI_SUCCESS)
     dlp_stage_in(&op->d, op->stage, op->d.bytes);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include "host.h"
 #include "rma.h"
 
 int dlp_rma_issue(const rma *x, const void *from, void *to, MPI_Count n, MPI_Aint disp,
@@ -20,10 +21,11 @@ int dlp_rma_issue(const rma *x, const void *from, void *to, MPI_Count n, MPI_Ain
     return req ? PMPI_Rput_c(from, k, x->el, r, disp, tcount, tdt, w, req)
                : PMPI_Put_c(from, k, x->el, r, disp, tcount, tdt, w);
   case GET:
-    /* MPICH 4.0.2's MPI_Win_complete can return before contiguous gets
-       that followed accumulates have arrived, and get-accumulates it
-       waits for: a get of bytes onto a target of bytes goes as one */
-    if (x->read_acc && !req && tdt == x->el)
+    /* DLP_DEV_COMPLETE_EARLY_GET: MPI_Win_complete can return before
+       contiguous gets that followed accumulates have arrived, and
+       get-accumulates it waits for: a get of bytes onto a target of bytes
+       goes as one */
+    if (x->read_acc && !req && tdt == x->el && dlp_host_has(DLP_DEV_COMPLETE_EARLY_GET))
       return PMPI_Get_accumulate_c(NULL, 0, x->el, to, k, x->el, r, disp, tcount, tdt,
                                    MPI_NO_OP, w);
     return req ? PMPI_Rget_c(to, k, x->el, r, disp, tcount, tdt, w, req)
@@ -88,8 +90,8 @@ int dlp_rma_pack_route(rma *x)
 }
 
 /* how the target's unit addresses x's blocks: 0, some target block
-   begins where it cannot (MPICH 4.0.2 fails get-accumulates on the
-   one-block types that would address it); 1, every one begins at a
+   begins where it cannot (DLP_DEV_GET_ACC_UNALIGNED: get-accumulates
+   fail on the one-block types that would address it); 1, every one begins at a
    multiple of it; 2, and every length, the origin's blocks' too, is a
    multiple of it, so that block against block every piece is addressed
    (origin: check those) */

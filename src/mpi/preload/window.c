@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "preload.h"
+#include "host.h"
 
 typedef struct deferred {
   int rank;                  /* target */
@@ -382,7 +383,8 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
   return rc;
 }
 
-/* MPICH 4.0.2 answers only for windows of MPI_Win_allocate_shared */
+/* MPI 4.0 answers only for windows of MPI_Win_allocate_shared, and so
+   does MPICH for a window of MPI_Win_allocate the interposer made shared */
 int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
                          void *baseptr)
 {
@@ -402,13 +404,15 @@ static int synced(int rc, MPI_Win win, int rank)
   return rc;
 }
 
-/* MPICH 4.0.2's MPI_Win_flush_all can return before a get has arrived
-   that followed many get-accumulates to the same target (630 of one int:
-   most of the time on this host), where MPI_Win_flush on that target
-   waits for it: each target addressed in the epoch is flushed on its own,
-   then all (for operations the interposer does not see) */
+/* DLP_DEV_FLUSH_ALL_EARLY_GET: MPI_Win_flush_all can return before a get
+   has arrived that followed many get-accumulates to the same target, where
+   MPI_Win_flush on that target waits for it: each target addressed in the
+   epoch is flushed on its own, then all (for operations the interposer
+   does not see) */
 static int flush_each(MPI_Win win)
 {
+  if (!dlp_host_has(DLP_DEV_FLUSH_ALL_EARLY_GET))
+    return PMPI_Win_flush_all(win);
   dlp_win *w = dlp_win_of(win);
   int rc = MPI_SUCCESS;
   for (int r = 0; w && rc == MPI_SUCCESS && r < w->nranks; r++)
@@ -493,11 +497,14 @@ int MPI_Win_flush_all(MPI_Win win)
   return synced(flush_each(win), win, -1);
 }
 
-/* MPICH 4.0.2 completes a get locally before its data arrived when a put
-   to the same target follows it (even of predefined types): local
-   completion is done as remote completion, which implies it */
+/* DLP_DEV_FLUSH_LOCAL_EARLY_GET: a get completes locally before its data
+   arrived when a put to the same target follows it (even of predefined
+   types): local completion is done as remote completion, which implies
+   it */
 int MPI_Win_flush_local(int rank, MPI_Win win)
 {
+  if (!dlp_host_has(DLP_DEV_FLUSH_LOCAL_EARLY_GET))
+    return synced(PMPI_Win_flush_local(rank, win), win, rank);
   return synced(PMPI_Win_flush(rank, win), win, rank);
 }
 

@@ -1,0 +1,44 @@
+/* Host MPIs' deviations that the interposer works around, each named
+ * here. A host's own file (host_mpich_4_0_2.c: one per host and version)
+ * says which it has and what each is; the code that works around one
+ * asks dlp_host_has() where the work can be left out, and names it in a
+ * comment where it cannot. A host without a file is taken to have every
+ * deviation: each workaround is correct on a correct MPI, only slower. */
+#ifndef DLP_HOST_H
+#define DLP_HOST_H
+
+#include <stdbool.h>
+
+typedef enum dlp_deviation {
+  DLP_DEV_ADDED_CODE_STRING,       /* errors.c */
+  DLP_DEV_PROC_NULL_STATUS,        /* p2p.c */
+  DLP_DEV_COMPLETION_RAISES_ON_WORLD, /* complete.c, pipeline.c */
+  DLP_DEV_GREQUEST_FREED_EARLY,    /* requests.c */
+  DLP_DEV_ENGINE_STRADDLE,         /* plan.c, the bridge's engine check */
+  DLP_DEV_RMA_DERIVED_EARLY,       /* rma.c, rma_request.c */
+  DLP_DEV_RMA_NO_RANGE_CHECK,      /* rma.c */
+  DLP_DEV_SHARED_WINDOW_SLOW_COPY, /* rma.c */
+  DLP_DEV_COMPLETE_EARLY_GET,      /* rma_routes.c */
+  DLP_DEV_GET_ACC_UNALIGNED,       /* rma_routes.c */
+  DLP_DEV_FLUSH_ALL_EARLY_GET,     /* window.c */
+  DLP_DEV_FLUSH_LOCAL_EARLY_GET,   /* window.c */
+  DLP_DEV_N
+} dlp_deviation;
+
+/* one host MPI version: how its library version string begins, and what
+   it deviates in (why[d] says how; NULL: it does not) */
+typedef struct dlp_host {
+  const char *name;
+  const char *version_prefix;
+  const char *why[DLP_DEV_N];
+} dlp_host;
+
+/* the hosts with a file of their own */
+extern const dlp_host dlp_host_mpich_4_0_2;
+
+/* whether the MPI the interposer runs on has deviation d */
+bool dlp_host_has(dlp_deviation d);
+/* the host's name, or NULL when it has no file (every deviation assumed) */
+const char *dlp_host_name(void);
+
+#endif

@@ -1,0 +1,49 @@
+/* MPICH 4.0.2 (Debian 12's MPICH): what it does that the interposer works
+ * around, deviation by deviation (host.h names them; the code that works
+ * around each says so). Pinned by tests that fail once MPICH is fixed
+ * where the doc says so (doc/mpi.md). */
+#include "host.h"
+
+const dlp_host dlp_host_mpich_4_0_2 = {
+  .name = "MPICH 4.0.2",
+  .version_prefix = "MPICH Version:\t4.0.2\n",
+  .why = {
+    [DLP_DEV_ADDED_CODE_STRING] =
+      "MPI_Error_string garbles the string of a code added to a predefined "
+      "class: each message of the interposer gets a class of its own",
+    [DLP_DEV_PROC_NULL_STATUS] =
+      "MPI_Irecv from MPI_PROC_NULL completes with source 0 and tag 0: a null "
+      "peer's side of a sendrecv is MPICH's blocking call",
+    [DLP_DEV_COMPLETION_RAISES_ON_WORLD] =
+      "completion calls raise errors through MPI_COMM_WORLD's handler, not "
+      "the request's communicator: the interposer's own completion errors "
+      "follow the same rule",
+    [DLP_DEV_GREQUEST_FREED_EARLY] =
+      "a generalized request's free function is called as soon as the program "
+      "frees the handle, complete or not: the operation becomes an orphan",
+    [DLP_DEV_ENGINE_STRADDLE] =
+      "its engine fails receives of elements that straddle its fragments, and "
+      "misplaces some types: it receives only the types it receives whole",
+    [DLP_DEV_RMA_DERIVED_EARLY] =
+      "the request of a one-sided operation on a derived target type completes "
+      "before its data moved: such a request is completed by a flush",
+    [DLP_DEV_RMA_NO_RANGE_CHECK] =
+      "no target range is checked: the interposer checks every operation "
+      "(MPI_ERR_RMA_RANGE)",
+    [DLP_DEV_SHARED_WINDOW_SLOW_COPY] =
+      "large moves on a shared window run far below memory speed: "
+      "dense data into mapped memory is copied by the interposer",
+    [DLP_DEV_COMPLETE_EARLY_GET] =
+      "MPI_Win_complete can return before contiguous gets that followed "
+      "accumulates have arrived: such a get goes as a get-accumulate",
+    [DLP_DEV_GET_ACC_UNALIGNED] =
+      "get-accumulates fail on one-block types addressing a target block "
+      "that does not begin at a multiple of the unit: those take another route",
+    [DLP_DEV_FLUSH_ALL_EARLY_GET] =
+      "MPI_Win_flush_all can return before a get that followed many "
+      "get-accumulates to one target has arrived: each target is flushed",
+    [DLP_DEV_FLUSH_LOCAL_EARLY_GET] =
+      "a get completes locally before its data arrived when a put to the "
+      "same target follows: local completion is done as remote completion",
+  },
+};

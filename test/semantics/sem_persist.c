@@ -8,7 +8,8 @@
  * MPI_Request_get_status; types freed while their requests live on; a
  * request freed while its send is in flight still delivers; a receive
  * cancelled before any message matched it leaves its buffer alone and
- * receives normally when started again; MPICH's errors for bad arguments.
+ * receives normally when started again; requests outliving their
+ * communicator and type; MPICH's errors for bad arguments.
  * Preloaded, every start of a derived type's request counts as one of the
  * interposer's sends or receives. */
 #include <dlfcn.h>
@@ -255,6 +256,46 @@ static void cancel_then_receive(void)
   free(b);
 }
 
+/* requests whose communicator and type were freed after _init: started
+   and completed again and again, as MPI keeps both alive for them */
+static void comm_freed(void)
+{
+  int n = 3000;
+  MPI_Comm c;
+  OK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+  MPI_Datatype t = sem_rank == 0 ? send_type(n, false) : recv_type(n);
+  int *b = malloc(3 * sizeof(int) * (size_t)n);
+  MPI_Request q;
+  if (sem_rank == 0)
+    OK(MPI_Send_init(b, 1, t, 1, 60, c, &q));
+  else
+    OK(MPI_Recv_init(b, 1, t, 0, 60, c, &q));
+  MPI_Type_free(&t);
+  OK(MPI_Comm_free(&c));
+  for (int r = 0; r < ROUNDS; r++) {
+    MPI_Status st;
+    for (int i = 0; i < 3 * n; i++)
+      b[i] = sem_rank == 0 && i % 2 == 0 && i / 2 < n ? code(r, i / 2) : -1;
+    OK(MPI_Start(&q));
+    OK(MPI_Wait(&q, &st));
+    if (sem_rank == 0) {
+      derived_sends++;
+      continue;
+    }
+    derived_recvs++;
+    int got = -1, bad = -1;
+    MPI_Get_elements(&st, MPI_INT, &got);
+    for (int i = 0; i < n && bad < 0; i++)
+      if (b[3 * i] != code(r, i))
+        bad = i;
+    CHECK(got == n && bad < 0 && st.MPI_SOURCE == 0 && st.MPI_TAG == 60,
+          "a request whose communicator was freed, round %d: %d ints, int %d wrong, "
+          "source %d, tag %d", r, got, bad, st.MPI_SOURCE, st.MPI_TAG);
+  }
+  OK(MPI_Request_free(&q));
+  free(b);
+}
+
 /* MPICH's errors for bad arguments, on the communicator's handler */
 static void errors(void)
 {
@@ -307,6 +348,7 @@ int main(int argc, char **argv)
           pair(mode, sizes[s], (w + s) % 2, w, (w + mode) % 3 == 0, tag);
     free_in_flight();
     cancel_then_receive();
+    comm_freed();
   }
   errors();
   counts();

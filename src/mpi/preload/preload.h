@@ -39,7 +39,8 @@
  *   tally.c     a fence's count exchange, through shared memory on one node
  *   rma.c       one-sided operations with derived datatypes: described,
  *               their route chosen (rma.h: what the rma files share)
- *   rma_routes.c  the one-sided routes: pack, blocks, lockstep, pipeline
+ *   rma_routes.c  the one-sided routes, a table (rma.h): direct, mpich,
+ *               pack, blocks, lockstep, pipeline, landed, mapped
  *   rma_request.c the request forms, finished at completion or at the
  *               synchronization that completes them
  */

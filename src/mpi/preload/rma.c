@@ -33,21 +33,18 @@ static const char *const call_names[2][4] = {
 /* per route, then those of BLOCKS that went from the user's memory, then
    puts and gets landed (counted under PACK too), then those copied into
    mapped memory */
-#define LOCKSTEP DLP_NROUTES
-#define LANDED (DLP_NROUTES + 1)
-#define MAPPED (DLP_NROUTES + 2)
-static _Atomic unsigned long long carried[MAPPED + 1];
+static _Atomic unsigned long long carried[DLP_RMA_SLOT_MAPPED + 1];
 
 /* exported: one-sided operations (as origin) each route carried, then
    fences that exchanged their counts through shared memory */
 __attribute__((visibility("default"))) int dl_preload_rma_routes(unsigned long long *out,
                                                                  int n)
 {
-  for (int r = 0; r <= MAPPED && r < n; r++)
+  for (int r = 0; r <= DLP_RMA_SLOT_MAPPED && r < n; r++)
     out[r] = carried[r];
-  if (n > MAPPED + 1)
-    out[MAPPED + 1] = dlp_tally_shared();
-  return MAPPED + 2;
+  if (n > DLP_RMA_SLOT_MAPPED + 1)
+    out[DLP_RMA_SLOT_MAPPED + 1] = dlp_tally_shared();
+  return DLP_RMA_SLOT_MAPPED + 2;
 }
 
 /* ---- describing an operation ---- */
@@ -215,64 +212,6 @@ static char *maps(const rma *x)
 
 /* ---- the calls ---- */
 
-typedef struct rma_args {
-  int kind;
-  const void *origin;
-  MPI_Count ocount;
-  MPI_Datatype otype;
-  void *result;
-  MPI_Count rcount;
-  MPI_Datatype rtype;
-  int rank;
-  MPI_Aint disp;
-  MPI_Count tcount;
-  MPI_Datatype ttype;
-  MPI_Op op;
-  MPI_Win win;
-} rma_args;
-
-static int pass(const rma_args *a, MPI_Request *req)
-{
-  switch (a->kind) {
-  case PUT:
-    return req ? PMPI_Rput_c(a->origin, a->ocount, a->otype, a->rank, a->disp,
-                             a->tcount, a->ttype, a->win, req)
-               : PMPI_Put_c(a->origin, a->ocount, a->otype, a->rank, a->disp,
-                            a->tcount, a->ttype, a->win);
-  case GET:
-    return req ? PMPI_Rget_c(a->result, a->rcount, a->rtype, a->rank, a->disp,
-                             a->tcount, a->ttype, a->win, req)
-               : PMPI_Get_c(a->result, a->rcount, a->rtype, a->rank, a->disp,
-                            a->tcount, a->ttype, a->win);
-  case ACC:
-    return req ? PMPI_Raccumulate_c(a->origin, a->ocount, a->otype, a->rank, a->disp,
-                                    a->tcount, a->ttype, a->op, a->win, req)
-               : PMPI_Accumulate_c(a->origin, a->ocount, a->otype, a->rank, a->disp,
-                                   a->tcount, a->ttype, a->op, a->win);
-  default:
-    return req ? PMPI_Rget_accumulate_c(a->origin, a->ocount, a->otype, a->result,
-                                        a->rcount, a->rtype, a->rank, a->disp,
-                                        a->tcount, a->ttype, a->op, a->win, req)
-               : PMPI_Get_accumulate_c(a->origin, a->ocount, a->otype, a->result,
-                                       a->rcount, a->rtype, a->rank, a->disp,
-                                       a->tcount, a->ttype, a->op, a->win);
-  }
-}
-
-/* the user's arguments with a derived type to MPICH: where it makes the
-   request of such an operation complete before its data moved
-   (DLP_DEV_RMA_DERIVED_EARLY: an MPI_Rget's buffer unwritten), a request
-   made complete is completed for real (remote completion: MPICH's local
-   one is early too) */
-static int pass_derived(const rma_args *a, MPI_Request *req)
-{
-  int rc = pass(a, req), done = 0;
-  if (rc == MPI_SUCCESS && req && dlp_host_has(DLP_DEV_RMA_DERIVED_EARLY) &&
-      dlp_next()->request_get_status(*req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done)
-    rc = PMPI_Win_flush(a->rank, a->win);
-  return rc;
-}
-
 /* x from the call's arguments: MPI_SUCCESS, or DLP_PASS where MPICH takes
    the user's arguments (invalid ones it judges, sizes that differ, data
    with nothing to rearrange) */
@@ -323,71 +262,6 @@ static int describe(rma *x, const rma_args *a)
   return MPI_SUCCESS;
 }
 
-static void count(int route)
-{
-  atomic_fetch_add_explicit(&carried[route], 1, memory_order_relaxed);
-}
-
-/* x copied type to type between the origin and the target's memory at
-   mem, as MPICH copies into the windows it maps, at the call (doc/rma.md);
-   first an empty operation of the same kind, whose checks of the epoch
-   are MPICH's (its errors through the window's handler) and whose request
-   is the request form's */
-static int copy_mapped(rma *x, char *mem, MPI_Request *req, const char *call)
-{
-  int rc = dlp_rma_issue(x, NULL, NULL, 0, x->disp, 0, MPI_BYTE, req);
-  if (rc != MPI_SUCCESS)
-    return rc;
-  MPI_Aint off;
-  if (__builtin_mul_overflow(x->disp, x->unit, &off))
-    return dlp_raise_win_msg(x->win, MPI_ERR_RMA_RANGE, "%s: the target range lies "
-                             "outside rank %d's window", call, x->rank);
-  const dlp_data *o = &x->o, *t = &x->t;
-  size_t copied = 0;
-  int dlrc = x->kind == PUT
-           ? dl_copy(o->buf, (dl_count)o->count, o->t, mem + off, (dl_count)t->count, t->t,
-                     &copied)
-           : dl_copy(mem + off, (dl_count)t->count, t->t, o->buf, (dl_count)o->count, o->t,
-                     &copied);
-  atomic_thread_fence(memory_order_seq_cst);
-  count(MAPPED);
-  return dlrc == DL_OK ? MPI_SUCCESS
-                       : dlp_raise_win_msg(x->win, dlp_class_of(dlrc), "%s: the copy into "
-                                           "mapped memory failed: %s", call,
-                                           dl_strerror(dlrc));
-}
-
-/* MPICH's error codes, or an own error class negated; *route: the one
-   taken (blocks the unit cannot address are packed); req: the request
-   form's, made complete by the route's last operation */
-static int run(rma *x, int *route, MPI_Request *req)
-{
-  dl_segment *ts = NULL;
-  int rc = MPI_SUCCESS;
-  if (*route != DLP_R_PACK && dl_segment_create(NULL, x->t.count, x->t.t, &ts) != DL_OK)
-    rc = -MPI_ERR_NO_MEM;
-  int level = rc == MPI_SUCCESS && *route == DLP_R_BLOCKS
-            ? dlp_rma_alignment(x, ts, x->lockstep) : 2;
-  if (level == 0)
-    *route = DLP_R_PACK;
-  bool lock = *route == DLP_R_BLOCKS && x->lockstep && level == 2;
-  x->lockstep = lock;
-  if (rc == MPI_SUCCESS && !lock)
-    rc = dlp_rma_stage(x, *route != DLP_R_PIPE);
-  if (rc == MPI_SUCCESS)
-    rc = *route == DLP_R_PACK ? (req ? dlp_rma_start_request(x, true, req) : dlp_rma_pack_route(x))
-       : lock ? dlp_rma_lockstep_route(x, ts)
-       : *route == DLP_R_BLOCKS ? dlp_rma_blocks_route(x, ts) : dlp_rma_pipe_route(x, ts);
-  if (rc == MPI_SUCCESS && req && *route != DLP_R_PACK)
-    rc = dlp_rma_start_request(x, false, req);
-  dl_segment_free(&ts);
-  /* a failure part way may leave operations reading the stage: it goes
-     at the next synchronization (or MPI_Win_free) all the same */
-  if (x->stage && dlp_win_defer(dlp_win_of(x->win), x->rank, x->stage, x->into))
-    rc = rc ? rc : -MPI_ERR_NO_MEM;
-  return rc;
-}
-
 int dlp_rma_predict(bool get, const void *buf, MPI_Count count, MPI_Datatype dt, int rank,
                     MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, MPI_Win win,
                     double t[DLP_NROUTES + 2])
@@ -405,49 +279,69 @@ int dlp_rma_predict(bool get, const void *buf, MPI_Count count, MPI_Datatype dt,
   return predict(&x, t);
 }
 
+/* the route of x (described, not DLP_PASS): into mapped memory, landed,
+   or the model's (or the forced) choice */
+static int pick(rma *x, bool req)
+{
+  x->mem = maps(x);
+  bool land = x->mem && land_beats_copy(x, req);
+  if (x->mem && !land)
+    return DLP_RMA_R_MAPPED;
+  int route = land ? DLP_R_PACK : choose(x, req, &land);
+  if (land)
+    return DLP_RMA_R_LANDED;
+  return route == DLP_R_MPICH ? DLP_RMA_R_MPICH
+       : route == DLP_R_BLOCKS ? DLP_RMA_R_BLOCKS
+       : route == DLP_R_PIPE ? DLP_RMA_R_PIPE : DLP_RMA_R_PACK;
+}
+
+/* the target's blocks listed for the routes that issue them (x->ts), and
+   the blocks route made what the target's unit allows: packed where a
+   block cannot be addressed, lockstep where every piece can and the
+   model chose it; false when the list could not be made */
+static bool listed(rma *x, int *route)
+{
+  if (*route != DLP_RMA_R_BLOCKS && *route != DLP_RMA_R_PIPE)
+    return true;
+  if (dl_segment_create(NULL, x->t.count, x->t.t, &x->ts) != DL_OK)
+    return false;
+  if (*route == DLP_RMA_R_BLOCKS) {
+    int level = dlp_rma_alignment(x, x->ts, x->lockstep);
+    *route = level == 0 ? DLP_RMA_R_PACK
+           : level == 2 && x->lockstep ? DLP_RMA_R_LOCKSTEP : DLP_RMA_R_BLOCKS;
+  }
+  x->lockstep = *route == DLP_RMA_R_LOCKSTEP;
+  return true;
+}
+
+static void count(int route, const rma *x)
+{
+  if (route == DLP_RMA_R_DIRECT && !x->derived)
+    return;                     /* predefined data: not the interposer's */
+  for (int i = 0; i < 2; i++)
+    if (dlp_rma_routes[route].counted[i] >= 0)
+      atomic_fetch_add_explicit(&carried[dlp_rma_routes[route].counted[i]], 1,
+                                memory_order_relaxed);
+}
+
 static int one_sided(const rma_args *a, MPI_Request *req)
 {
   rma x;
   int rc = describe(&x, a);
   dlp_win_touch(x.w, a->rank);
-  if (rc == DLP_PASS) {
-    if (x.derived)
-      count(DLP_R_DIRECT);
-    return x.derived ? pass_derived(a, req) : pass(a, req);
-  }
-  const char *call = call_names[req != NULL][a->kind];
-  if (rc != MPI_SUCCESS)
+  x.args = a;
+  x.call = call_names[req != NULL][a->kind];
+  if (rc != MPI_SUCCESS && rc != DLP_PASS)
     return dlp_raise_win_msg(a->win, rc, "%s: the target range lies outside rank %d's "
-                             "window", call, a->rank);
-  char *mem = maps(&x);
-  bool land = mem && land_beats_copy(&x, req != NULL);
-  if (mem && !land)
-    return copy_mapped(&x, mem, req, call);
-  int route = land ? DLP_R_PACK : choose(&x, req != NULL, &land);
-  if (land) {
-    MPI_Aint off;
-    dlp_landing *l = dlp_win_landing(x.w);
-    rc = __builtin_mul_overflow(x.disp, x.unit, &off) ? MPI_ERR_RMA_RANGE
-       : x.kind == PUT ? dlp_land(l, a->rank, off, &x.o, &x.t, x.chunk)
-                       : dlp_land_get(l, a->rank, off, &x.o, &x.t, x.chunk);
-    count(DLP_R_PACK);
-    count(LANDED);
-    return rc == MPI_SUCCESS ? rc : dlp_raise_win_msg(a->win, rc, "%s: could not be sent "
-                                                      "to land", call);
-  }
-  if (route == DLP_R_MPICH) {
-    count(route);
-    return pass_derived(a, req);
-  }
-  rc = run(&x, &route, req);
-  count(route);
-  if (route == DLP_R_BLOCKS && x.lockstep)
-    count(LOCKSTEP);
-  if (rc >= 0)
-    return rc;
-  return dlp_raise_win_msg(a->win, -rc, "%s: %s", call,
-                           -rc == MPI_ERR_NO_MEM ? "out of memory for staging"
-                                                 : "the target type could not be listed");
+                             "window", x.call, a->rank);
+  int route = rc == DLP_PASS ? DLP_RMA_R_DIRECT : pick(&x, req != NULL);
+  if (!listed(&x, &route))
+    return dlp_raise_win_msg(a->win, MPI_ERR_NO_MEM, "%s: out of memory for staging",
+                             x.call);
+  rc = dlp_rma_routes[route].issue(&x, req);
+  dl_segment_free(&x.ts);
+  count(route, &x);
+  return rc;
 }
 
 /* ---- the MPI entry points ---- */

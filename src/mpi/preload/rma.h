@@ -1,10 +1,28 @@
 /* What the one-sided files share (rma.c describes and chooses,
- * rma_routes.c moves): an operation as described at the origin. */
+ * rma_routes.c moves): an operation as described at the origin, and the
+ * one-sided routes, a table of their own like point-to-point's. */
 #ifndef DLP_RMA_H
 #define DLP_RMA_H
 #include "preload.h"
 
 enum { PUT, GET, ACC, GET_ACC };
+
+/* a call's own arguments */
+typedef struct rma_args {
+  int kind;
+  const void *origin;
+  MPI_Count ocount;
+  MPI_Datatype otype;
+  void *result;
+  MPI_Count rcount;
+  MPI_Datatype rtype;
+  int rank;
+  MPI_Aint disp;
+  MPI_Count tcount;
+  MPI_Datatype ttype;
+  MPI_Op op;
+  MPI_Win win;
+} rma_args;
 
 typedef struct rma {
   int kind;
@@ -30,7 +48,37 @@ typedef struct rma {
   dlp_win *w;          /* the interposer's description of win, or NULL */
   bool read_acc;       /* a get in an MPI_Win_start epoch: its pieces of bytes
                           go as get-accumulates of MPI_NO_OP (issue) */
+  /* what the route chosen needs */
+  const rma_args *args;   /* DIRECT, MPICH: the call's own */
+  const char *call;       /* its name, for errors */
+  char *mem;              /* MAPPED: the target's memory */
+  dl_segment *ts;         /* BLOCKS, LOCKSTEP, PIPE: the target layout */
 } rma;
+
+/* The one-sided routes (doc/rma.md), chosen in rma.c, each a table entry
+   (rma_routes.c) that issues a described operation; req: the request
+   form's handle. counted: the slots of dl_preload_rma_routes it counts
+   in (the point-to-point route of its name, then the three counts past
+   the routes), -1 for none. */
+enum {
+  DLP_RMA_R_DIRECT,   /* predefined or dense data: the call's own arguments */
+  DLP_RMA_R_MPICH,    /* the user's types, MPICH's engine at both ends */
+  DLP_RMA_R_PACK,     /* operand packed, results staged, the user's target type */
+  DLP_RMA_R_BLOCKS,   /* one contiguous operation per target block */
+  DLP_RMA_R_LOCKSTEP, /* the origin's blocks against the target's, unstaged */
+  DLP_RMA_R_PIPE,     /* chunks, each packed and issued on its target range */
+  DLP_RMA_R_LANDED,   /* sent to land at the target's fence (landing.c) */
+  DLP_RMA_R_MAPPED,   /* copied type to type into the target's mapped memory */
+  DLP_RMA_R_N
+};
+#define DLP_RMA_SLOT_LOCKSTEP DLP_NROUTES
+#define DLP_RMA_SLOT_LANDED (DLP_NROUTES + 1)
+#define DLP_RMA_SLOT_MAPPED (DLP_NROUTES + 2)
+typedef struct dlp_rma_route {
+  int (*issue)(rma *x, MPI_Request *req);
+  int counted[2];
+} dlp_rma_route;
+DLI_HIDDEN extern const dlp_rma_route dlp_rma_routes[DLP_RMA_R_N];
 
 #define BATCH 256   /* blocks listed at a time */
 
@@ -42,12 +90,8 @@ DLI_HIDDEN int dlp_rma_issue(const rma *x, const void *from, void *to, MPI_Count
 /* staging for the results (and the operand, packed unless it is dense);
    pack_operand: packed whole now (PIPE packs chunk by chunk) */
 DLI_HIDDEN int dlp_rma_stage(rma *x, bool pack_operand);
-DLI_HIDDEN int dlp_rma_pack_route(rma *x);
 /* how the target's unit addresses x's blocks (0, 1, 2: rma_routes.c) */
 DLI_HIDDEN int dlp_rma_alignment(const rma *x, dl_segment *ts, bool origin);
-DLI_HIDDEN int dlp_rma_blocks_route(rma *x, dl_segment *ts);
-DLI_HIDDEN int dlp_rma_lockstep_route(rma *x, dl_segment *ts);
-DLI_HIDDEN int dlp_rma_pipe_route(rma *x, dl_segment *ts);
 /* the request form (rma_request.c) */
 DLI_HIDDEN int dlp_rma_start_request(rma *x, bool whole, MPI_Request *req);
 #endif

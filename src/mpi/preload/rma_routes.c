@@ -1,9 +1,12 @@
-/* The one-sided routes (doc/rma.md): how an operation rma.c described
- * moves, as one or more MPICH operations. PACK: the operand packed,
- * results staged, one operation on the user's target type; BLOCKS: one
- * contiguous operation per target block; LOCKSTEP: the origin's blocks
- * against the target's, nothing staged; PIPE: chunk after chunk, each
- * packed and issued on the target's sub-range. */
+/* The one-sided routes (doc/rma.md), a table (rma.h names them): how an
+ * operation rma.c described moves. DIRECT and MPICH: the call's own
+ * arguments to MPICH; PACK: the operand packed, results staged, one
+ * operation on the user's target type; BLOCKS: one contiguous operation
+ * per target block; LOCKSTEP: the origin's blocks against the target's,
+ * nothing staged; PIPE: chunk after chunk, each packed and issued on the
+ * target's sub-range; LANDED: sent to land at the target (landing.c);
+ * MAPPED: copied type to type into the target's memory mapped here. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -79,7 +82,7 @@ static int one_block(const rma *x, const char *from, char *to, int64_t off, int6
                x->el, NULL);
 }
 
-int dlp_rma_pack_route(rma *x)
+static int pack_moves(rma *x)
 {
   /* onto a dense target: one block of bytes, as read_acc must carry it
      (where the unit addresses it) */
@@ -153,8 +156,9 @@ static int sub_range(const rma *x, dl_segment *ts, size_t at, size_t *last,
   return rc == MPI_SUCCESS ? PMPI_Type_commit(sub) : rc;
 }
 
-int dlp_rma_blocks_route(rma *x, dl_segment *ts)
+static int blocks_moves(rma *x)
 {
+  dl_segment *ts = x->ts;
   int64_t off[BATCH], len[BATCH];
   size_t at = 0;
   int rc = MPI_SUCCESS;
@@ -173,8 +177,9 @@ int dlp_rma_blocks_route(rma *x, dl_segment *ts)
 
 /* the origin's blocks against the target's: one operation per overlap,
    from (a get: into) the user's memory where it lies, nothing staged */
-int dlp_rma_lockstep_route(rma *x, dl_segment *ts)
+static int lockstep_moves(rma *x)
 {
+  dl_segment *ts = x->ts;
   dl_segment *os;
   if (dl_segment_create(x->o.buf, x->o.count, x->o.t, &os) != DL_OK)
     return -MPI_ERR_NO_MEM;
@@ -222,8 +227,9 @@ int dlp_rma_lockstep_route(rma *x, dl_segment *ts)
 }
 
 /* chunk after chunk: pack it, then issue it on the target's sub-range */
-int dlp_rma_pipe_route(rma *x, dl_segment *ts)
+static int pipe_moves(rma *x)
 {
+  dl_segment *ts = x->ts;
   size_t chunk = x->chunk ? x->chunk : (size_t)x->esize;
   dl_segment *os = NULL;
   bool pack = x->from && x->from != x->o.base;
@@ -254,3 +260,152 @@ int dlp_rma_pipe_route(rma *x, dl_segment *ts)
   return rc;
 }
 
+/* ---- the call's own arguments ---- */
+
+static int pass(const rma_args *a, MPI_Request *req)
+{
+  switch (a->kind) {
+  case PUT:
+    return req ? PMPI_Rput_c(a->origin, a->ocount, a->otype, a->rank, a->disp,
+                             a->tcount, a->ttype, a->win, req)
+               : PMPI_Put_c(a->origin, a->ocount, a->otype, a->rank, a->disp,
+                            a->tcount, a->ttype, a->win);
+  case GET:
+    return req ? PMPI_Rget_c(a->result, a->rcount, a->rtype, a->rank, a->disp,
+                             a->tcount, a->ttype, a->win, req)
+               : PMPI_Get_c(a->result, a->rcount, a->rtype, a->rank, a->disp,
+                            a->tcount, a->ttype, a->win);
+  case ACC:
+    return req ? PMPI_Raccumulate_c(a->origin, a->ocount, a->otype, a->rank, a->disp,
+                                    a->tcount, a->ttype, a->op, a->win, req)
+               : PMPI_Accumulate_c(a->origin, a->ocount, a->otype, a->rank, a->disp,
+                                   a->tcount, a->ttype, a->op, a->win);
+  default:
+    return req ? PMPI_Rget_accumulate_c(a->origin, a->ocount, a->otype, a->result,
+                                        a->rcount, a->rtype, a->rank, a->disp,
+                                        a->tcount, a->ttype, a->op, a->win, req)
+               : PMPI_Get_accumulate_c(a->origin, a->ocount, a->otype, a->result,
+                                       a->rcount, a->rtype, a->rank, a->disp,
+                                       a->tcount, a->ttype, a->op, a->win);
+  }
+}
+
+/* the user's arguments with a derived type to MPICH: where it makes the
+   request of such an operation complete before its data moved
+   (DLP_DEV_RMA_DERIVED_EARLY: an MPI_Rget's buffer unwritten), a request
+   made complete is completed for real (remote completion: MPICH's local
+   one is early too) */
+static int mpich_issue(rma *x, MPI_Request *req)
+{
+  const rma_args *a = x->args;
+  int rc = pass(a, req), done = 0;
+  if (rc == MPI_SUCCESS && req && dlp_host_has(DLP_DEV_RMA_DERIVED_EARLY) &&
+      dlp_next()->request_get_status(*req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done)
+    rc = PMPI_Win_flush(a->rank, a->win);
+  return rc;
+}
+
+static int direct_issue(rma *x, MPI_Request *req)
+{
+  return x->derived ? mpich_issue(x, req) : pass(x->args, req);
+}
+
+/* ---- the routes that move the stream themselves ---- */
+
+/* after a route's moves: the request form's handle, made complete by the
+   last of them (but PACK's, which is that operation's own); staging left
+   to the synchronization that completes the operation (or MPI_Win_free),
+   also after a failure part way, since operations may read it; an own
+   error (a class, negated) raised on the window */
+static int moved(rma *x, int rc, MPI_Request *req, bool own_request)
+{
+  if (rc == MPI_SUCCESS && req && !own_request)
+    rc = dlp_rma_start_request(x, false, req);
+  if (x->stage && dlp_win_defer(dlp_win_of(x->win), x->rank, x->stage, x->into))
+    rc = rc ? rc : -MPI_ERR_NO_MEM;
+  if (rc >= 0)
+    return rc;
+  return dlp_raise_win_msg(x->win, -rc, "%s: %s", x->call,
+                           -rc == MPI_ERR_NO_MEM ? "out of memory for staging"
+                                                 : "the target type could not be listed");
+}
+
+static int pack_issue(rma *x, MPI_Request *req)
+{
+  int rc = dlp_rma_stage(x, true);
+  if (rc == MPI_SUCCESS)
+    rc = req ? dlp_rma_start_request(x, true, req) : pack_moves(x);
+  return moved(x, rc, req, true);
+}
+
+static int blocks_issue(rma *x, MPI_Request *req)
+{
+  int rc = dlp_rma_stage(x, true);
+  return moved(x, rc == MPI_SUCCESS ? blocks_moves(x) : rc, req, false);
+}
+
+static int lockstep_issue(rma *x, MPI_Request *req)
+{
+  return moved(x, lockstep_moves(x), req, false);
+}
+
+static int pipe_issue(rma *x, MPI_Request *req)
+{
+  int rc = dlp_rma_stage(x, false);
+  return moved(x, rc == MPI_SUCCESS ? pipe_moves(x) : rc, req, false);
+}
+
+/* ---- elsewhere than through MPICH's operations ---- */
+
+/* a put or get sent to land in the target's memory at its fence */
+static int landed_issue(rma *x, MPI_Request *req)
+{
+  (void)req;                     /* no request form lands */
+  MPI_Aint off;
+  dlp_landing *l = dlp_win_landing(x->w);
+  int rc = __builtin_mul_overflow(x->disp, x->unit, &off) ? MPI_ERR_RMA_RANGE
+         : x->kind == PUT ? dlp_land(l, x->rank, off, &x->o, &x->t, x->chunk)
+                          : dlp_land_get(l, x->rank, off, &x->o, &x->t, x->chunk);
+  return rc == MPI_SUCCESS ? rc : dlp_raise_win_msg(x->win, rc, "%s: could not be sent "
+                                                    "to land", x->call);
+}
+
+/* x copied type to type between the origin and the target's memory at
+   x->mem, as MPICH copies into the windows it maps, at the call
+   (doc/rma.md); first an empty operation of the same kind, whose checks
+   of the epoch are MPICH's (its errors through the window's handler) and
+   whose request is the request form's */
+static int mapped_issue(rma *x, MPI_Request *req)
+{
+  int rc = dlp_rma_issue(x, NULL, NULL, 0, x->disp, 0, MPI_BYTE, req);
+  if (rc != MPI_SUCCESS)
+    return rc;
+  MPI_Aint off;
+  if (__builtin_mul_overflow(x->disp, x->unit, &off))
+    return dlp_raise_win_msg(x->win, MPI_ERR_RMA_RANGE, "%s: the target range lies "
+                             "outside rank %d's window", x->call, x->rank);
+  const dlp_data *o = &x->o, *t = &x->t;
+  char *mem = x->mem;
+  size_t copied = 0;
+  int dlrc = x->kind == PUT
+           ? dl_copy(o->buf, (dl_count)o->count, o->t, mem + off, (dl_count)t->count, t->t,
+                     &copied)
+           : dl_copy(mem + off, (dl_count)t->count, t->t, o->buf, (dl_count)o->count, o->t,
+                     &copied);
+  atomic_thread_fence(memory_order_seq_cst);
+  return dlrc == DL_OK ? MPI_SUCCESS
+                       : dlp_raise_win_msg(x->win, dlp_class_of(dlrc), "%s: the copy into "
+                                           "mapped memory failed: %s", x->call,
+                                           dl_strerror(dlrc));
+}
+
+const dlp_rma_route dlp_rma_routes[DLP_RMA_R_N] = {
+  [DLP_RMA_R_DIRECT] = {direct_issue, {DLP_R_DIRECT, -1}},
+  [DLP_RMA_R_MPICH] = {mpich_issue, {DLP_R_MPICH, -1}},
+  [DLP_RMA_R_PACK] = {pack_issue, {DLP_R_PACK, -1}},
+  [DLP_RMA_R_BLOCKS] = {blocks_issue, {DLP_R_BLOCKS, -1}},
+  [DLP_RMA_R_LOCKSTEP] = {lockstep_issue, {DLP_R_BLOCKS, DLP_RMA_SLOT_LOCKSTEP}},
+  [DLP_RMA_R_PIPE] = {pipe_issue, {DLP_R_PIPE, -1}},
+  [DLP_RMA_R_LANDED] = {landed_issue, {DLP_R_PACK, DLP_RMA_SLOT_LANDED}},
+  [DLP_RMA_R_MAPPED] = {mapped_issue, {DLP_RMA_SLOT_MAPPED, -1}},
+};

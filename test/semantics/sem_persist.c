@@ -9,7 +9,8 @@
  * request freed while its send is in flight still delivers; a receive
  * cancelled before any message matched it leaves its buffer alone and
  * receives normally when started again; requests outliving their
- * communicator and type; MPICH's errors for bad arguments.
+ * communicator and type; a request's state as every completion call sees
+ * it (inactive, active, complete); MPICH's errors for bad arguments.
  * Preloaded, every start of a derived type's request counts as one of the
  * interposer's sends or receives. */
 #include <dlfcn.h>
@@ -296,6 +297,111 @@ static void comm_freed(void)
   free(b);
 }
 
+/* a persistent receive's state, as every call sees it: an inactive one
+   waits at once with an empty status; starting an active one is
+   MPI_ERR_REQUEST; MPI_Waitany over two persistent receives and a plain
+   one reports each once with its status and keeps the persistent handles;
+   then, all inactive, MPI_UNDEFINED; one of any source and tag polled
+   complete by MPI_Request_get_status has its envelope, MPI_Testsome then
+   reports it once and no more; one freed while active still takes its
+   message (the next on its tag follows it) */
+static void states(void)
+{
+  int n = 2000, *a = calloc(2 * (size_t)n, sizeof(int)), *b = calloc(2 * (size_t)n, sizeof(int));
+  int small = 0;
+  MPI_Datatype t;
+  MPI_Type_vector(n, 1, 2, MPI_INT, &t);
+  MPI_Type_commit(&t);
+  if (sem_rank == 0) {
+    for (int i = 0; i < 2 * n; i++)
+      a[i] = i, b[i] = -i;
+    OK(MPI_Recv(NULL, 0, MPI_INT, 1, 70, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    OK(MPI_Send(a, 1, t, 1, 71, MPI_COMM_WORLD));
+    OK(MPI_Send(b, 1, t, 1, 72, MPI_COMM_WORLD));
+    small = 42;
+    OK(MPI_Send(&small, 1, MPI_INT, 1, 73, MPI_COMM_WORLD));
+    OK(MPI_Send(a, 1, t, 1, 74, MPI_COMM_WORLD));
+    OK(MPI_Send(b, 1, t, 1, 75, MPI_COMM_WORLD));
+    OK(MPI_Send(a, 1, t, 1, 75, MPI_COMM_WORLD));
+    derived_sends += 5;
+  } else if (sem_rank == 1) {
+    MPI_Request q[3], r;
+    MPI_Status e;
+    int c = -1, flag = 1, idx = -1;
+    OK(MPI_Recv_init(a, 1, t, 0, 71, MPI_COMM_WORLD, &q[0]));
+    OK(MPI_Recv_init(b, 1, t, 0, 72, MPI_COMM_WORLD, &q[1]));
+    OK(MPI_Irecv(&small, 1, MPI_INT, 0, 73, MPI_COMM_WORLD, &q[2]));
+    OK(MPI_Wait(&q[0], &e));
+    MPI_Get_count(&e, MPI_INT, &c);
+    CHECK(e.MPI_SOURCE == MPI_ANY_SOURCE && e.MPI_TAG == MPI_ANY_TAG && c == 0,
+          "an inactive request's wait: source %d, tag %d, count %d", e.MPI_SOURCE,
+          e.MPI_TAG, c);
+    MPI_Request keep[2] = {q[0], q[1]};
+    OK(MPI_Startall(2, q));
+    /* MPICH raises it on MPI_COMM_WORLD */
+    MPI_Errhandler was;
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &was);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    CHECK(sem_class(MPI_Start(&q[0])) == MPI_ERR_REQUEST, "an active request started again");
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, was);
+    MPI_Errhandler_free(&was);
+    OK(MPI_Request_get_status(q[0], &flag, &e));
+    CHECK(!flag, "MPI_Request_get_status complete before any message was sent");
+    OK(MPI_Send(NULL, 0, MPI_INT, 0, 70, MPI_COMM_WORLD));
+    int seen[3] = {0};
+    for (int k = 0; k < 3; k++) {
+      OK(MPI_Waitany(3, q, &idx, &e));
+      if (idx < 0 || idx > 2 || seen[idx]) {
+        CHECK(0, "MPI_Waitany: index %d", idx);
+        break;
+      }
+      seen[idx] = 1;
+      MPI_Get_count(&e, idx == 2 ? MPI_INT : t, &c);
+      CHECK(e.MPI_SOURCE == 0 && e.MPI_TAG == 71 + idx && c == 1,
+            "MPI_Waitany, request %d: source %d, tag %d, count %d", idx, e.MPI_SOURCE,
+            e.MPI_TAG, c);
+    }
+    CHECK(q[0] == keep[0] && q[1] == keep[1] && q[2] == MPI_REQUEST_NULL,
+          "MPI_Waitany: the persistent handles changed, or the other is not null");
+    int bad = 0;
+    for (int i = 0; i < n; i++)
+      bad += a[2 * i] != 2 * i || b[2 * i] != -2 * i;
+    CHECK(bad == 0 && small == 42, "MPI_Waitany: %d ints wrong, the int %d", bad, small);
+    OK(MPI_Waitany(3, q, &idx, &e));
+    CHECK(idx == MPI_UNDEFINED, "MPI_Waitany of inactive requests: index %d", idx);
+    OK(MPI_Recv_init(a, 1, t, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &r));
+    OK(MPI_Start(&r));
+    for (flag = 0; !flag;)
+      OK(MPI_Request_get_status(r, &flag, &e));
+    CHECK(e.MPI_SOURCE == 0 && e.MPI_TAG == 74, "MPI_Request_get_status: source %d, tag %d",
+          e.MPI_SOURCE, e.MPI_TAG);
+    int out = 0, ind[1];
+    OK(MPI_Testsome(1, &r, &out, ind, &e));
+    CHECK(out == 1 && ind[0] == 0 && e.MPI_SOURCE == 0 && e.MPI_TAG == 74,
+          "MPI_Testsome after MPI_Request_get_status: %d, source %d, tag %d", out,
+          e.MPI_SOURCE, e.MPI_TAG);
+    OK(MPI_Testsome(1, &r, &out, ind, &e));
+    CHECK(out == MPI_UNDEFINED, "MPI_Testsome of an inactive request: %d", out);
+    OK(MPI_Request_free(&r));
+    OK(MPI_Recv_init(b, 1, t, 0, 75, MPI_COMM_WORLD, &r));
+    OK(MPI_Start(&r));
+    OK(MPI_Request_free(&r));
+    for (int i = 0; i < 2 * n; i++)
+      a[i] = -1;
+    OK(MPI_Recv(a, 1, t, 0, 75, MPI_COMM_WORLD, &e));
+    bad = 0;
+    for (int i = 0; i < n; i++)
+      bad += a[2 * i] != 2 * i;
+    CHECK(bad == 0, "the message after one a freed request took: %d ints wrong", bad);
+    OK(MPI_Request_free(&q[0]));
+    OK(MPI_Request_free(&q[1]));
+    derived_recvs += 5;        /* the starts MPI took, and the receive */
+  }
+  MPI_Type_free(&t);
+  free(a);
+  free(b);
+}
+
 /* MPICH's errors for bad arguments, on the communicator's handler */
 static void errors(void)
 {
@@ -349,6 +455,7 @@ int main(int argc, char **argv)
     free_in_flight();
     cancel_then_receive();
     comm_freed();
+    states();
   }
   errors();
   counts();

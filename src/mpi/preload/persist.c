@@ -233,7 +233,7 @@ static int init_common(bool recv, const void *buf, MPI_Count count, MPI_Datatype
 }
 
 /* the interposer's part of starting h: the streams to the same place sent
-   out (pipeline mode), counted, and a packing send's data packed, unless
+   out (pipeline mode), and a packing send's data packed, unless
    the request is active (MPICH then reports the error, and the message in
    flight keeps its bytes) */
 static int prepare(MPI_Request h)
@@ -260,9 +260,17 @@ static int prepare(MPI_Request h)
     if (rc)
       return dlp_raise_dl(e->comm, "MPI_Start", dlp_class_of(rc), rc);
   }
-  dlp_count(e->recv ? DLP_N_RECV : DLP_N_SEND);
-  dlp_route_count(e->route, e->recv);
   return MPI_SUCCESS;
+}
+
+/* a start MPICH took counts as the interposer's send or receive */
+static void counted(MPI_Request h)
+{
+  entry *e = lookup(h, false);
+  if (e && !e->named && !e->relayed) {
+    dlp_count(e->recv ? DLP_N_RECV : DLP_N_SEND);
+    dlp_route_count(e->route, e->recv);
+  }
 }
 
 /* pipeline mode: a send of exactly a chunk, just started, gets the empty
@@ -320,6 +328,8 @@ static int start_common(MPI_Request *req)
       return rc;
   }
   int rc = dlp_next()->start(req);
+  if (rc == MPI_SUCCESS && req)
+    counted(*req);
   if (rc == MPI_SUCCESS && req && trailed(*req))
     rc = trail(*req);
   return rc;
@@ -345,7 +355,10 @@ static int startall_common(int n, MPI_Request reqs[])
     if (rc)
       return rc;
   }
-  return dlp_next()->startall(n, reqs);
+  int rc = dlp_next()->startall(n, reqs);
+  for (int i = 0; rc == MPI_SUCCESS && i < n; i++)
+    counted(reqs[i]);
+  return rc;
 }
 
 /* an entry leaves with its handle; one freed while active keeps its

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "preload.h"
+#include "window.h"
 #include "../../../actions/actions.h"   /* dli_memcpy */
 
 /* tags: landings, get requests, get replies; each plus the epoch's parity */

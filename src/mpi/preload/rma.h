@@ -4,6 +4,7 @@
 #ifndef DLP_RMA_H
 #define DLP_RMA_H
 #include "preload.h"
+#include "window.h"
 
 enum { PUT, GET, ACC, GET_ACC };
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "preload.h"
+#include "window.h"
 
 typedef struct row {
   _Atomic uint64_t stamp;      /* the exchange the counts are for */

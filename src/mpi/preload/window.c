@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "preload.h"
+#include "window.h"
 #include "host.h"
 
 typedef struct deferred {

@@ -1219,10 +1219,13 @@ static void persistent(void)
     on = recv && !strcmp(forced, "pack") ? "mpich" : forced;
   if (on && recv && !strcmp(on, "mpich"))
     also = "blocks";
-  /* the pipeline mode relays receives: each start a stream receive, or
-     MPICH's request of dense data shorter than a chunk */
-  if (counting && recv && pipelined)
+  /* the pipeline mode relays receives: each start a stream receive, a
+     packed one of a derived type shorter than a chunk, or MPICH's request
+     of dense data shorter than a chunk */
+  if (counting && recv && pipelined) {
     on = "pipeline";
+    also = "pack";
+  }
   if (preloaded && rank < 2) {
     all0 = carried_all(recv);
     direct0 = carried("direct", recv);

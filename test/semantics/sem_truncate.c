@@ -5,7 +5,8 @@
  * (MPI_ERRORS_RETURN everywhere here), for a blocking receive, a
  * nonblocking one and one whose sender streams (long messages). Nothing
  * of the truncated message is left to match later: the next message on
- * the same envelope is the sender's next. */
+ * the same envelope is the sender's next, also when many receives are
+ * pending at once and MPI_Waitall reports the truncation in a status. */
 #include <stdint.h>
 #include "sem.h"
 
@@ -88,6 +89,55 @@ static void one(int sent, int cap, int tag, int blocking)
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* eight nonblocking receives of 4 elements pending at once, the last one
+   reached by a message of 10 (in the pipeline mode a stream, received
+   past the first few receives' staging): MPI_Waitall reports its
+   truncation in its status alone, the others have their data, and the next
+   message on its envelope is the sender's next */
+static void many_pending(void)
+{
+  enum { N = 8 };
+  double *s = malloc(10 * 3 * sizeof(double));
+  unsigned char *r = malloc((size_t)N * 4 * 3 * sizeof(double));
+  MPI_Datatype t4 = vec(4), t10 = vec(10);
+  for (int i = 0; i < 30; i++)
+    s[i] = i % 3 ? -1.0 : value(i / 3);
+  int marker = -1;
+  if (sem_rank == 0) {
+    OK(MPI_Recv(NULL, 0, MPI_INT, 1, 199, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    for (int k = 0; k < N; k++)
+      OK(MPI_Send(s, 1, k == N - 1 ? t10 : t4, 1, 200 + k, MPI_COMM_WORLD));
+    marker = 7777;
+    OK(MPI_Send(&marker, 1, MPI_INT, 1, 200 + N - 1, MPI_COMM_WORLD));
+  } else if (sem_rank == 1) {
+    MPI_Request q[N];
+    MPI_Status st[N];
+    memset(r, GUARD, (size_t)N * 4 * 3 * sizeof(double));
+    for (int k = 0; k < N; k++)
+      OK(MPI_Irecv(r + (size_t)k * 4 * 3 * sizeof(double), 1, t4, 0, 200 + k,
+                   MPI_COMM_WORLD, &q[k]));
+    OK(MPI_Send(NULL, 0, MPI_INT, 0, 199, MPI_COMM_WORLD));
+    int rc = MPI_Waitall(N, q, st);
+    CHECK(sem_class(rc) == MPI_ERR_IN_STATUS, "many pending: MPI_Waitall class %d",
+          sem_class(rc));
+    for (int k = 0; k < N; k++) {
+      int want = k == N - 1 ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+      CHECK(sem_class(st[k].MPI_ERROR) == want, "many pending: receive %d, class %d", k,
+            sem_class(st[k].MPI_ERROR));
+      verify("many pending", r + (size_t)k * 4 * 3 * sizeof(double), 4);
+    }
+    rc = MPI_Recv(&marker, 1, MPI_INT, 0, 200 + N - 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    CHECK(rc == MPI_SUCCESS && marker == 7777,
+          "many pending: the next message is not the sender's next (class %d, %d)",
+          sem_class(rc), marker);
+  }
+  MPI_Type_free(&t4);
+  MPI_Type_free(&t10);
+  free(s);
+  free(r);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv)
 {
   sem_init(&argc, &argv);
@@ -97,5 +147,6 @@ int main(int argc, char **argv)
   for (int blocking = 0; blocking < 2; blocking++)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
       one(sizes[k][0], sizes[k][1], tag++, blocking);
+  many_pending();
   return sem_finish("sem_truncate");
 }

@@ -81,8 +81,9 @@ static bool plain(const dlp_op *op, int rc)
 
 /* the route of op, its plan held in *c until dlp_choice_done. Pipeline
    mode: a receive of a chunk or more is a stream receive (its first
-   receive lands as the plan says); so is a shorter nonblocking receive of
-   a derived type, staged, so that a stream truncated there is drained; a
+   receive lands as the plan says); a shorter nonblocking one of a derived
+   type is packed, with room for a whole chunk, so that a stream truncated
+   there is known and drained (routes.c); a
    send is a stream where the plan says so, where it is exactly a chunk
    (whole, it would read as a first chunk), or behind a stream to the same
    place */
@@ -97,12 +98,11 @@ static void route(dlp_op *op, dlp_choice *c)
                       .blocks = MPI_DATATYPE_NULL};
   else
     dlp_choose(&op->d, stream, op->recv, c);
-  bool short_recv = m && op->recv && !stream && !straight && !op->matched;
-  if (m && (op->recv ? stream || short_recv
-                     : n == chunk || m->blocked(op->peer, op->tag, op->comm))) {
-    if (short_recv)
-      c->first = DLP_R_PACK;
-    else if (c->route != DLP_R_PIPE)
+  op->sink = m && op->recv && !stream && !straight && !op->matched;
+  if (op->sink)
+    c->route = DLP_R_PACK;
+  else if (m && (op->recv ? stream : n == chunk || m->blocked(op->peer, op->tag, op->comm))) {
+    if (c->route != DLP_R_PIPE)
       c->first = c->route;
     c->route = DLP_R_PIPE;
   }

@@ -232,7 +232,10 @@ static void retire(dlp_pipe *p)
   DLP_TRACE("%s stream done: %zu bytes%s", p->send ? "send" : "receive",
             p->send ? p->n : p->delivered, p->truncated ? ", truncated" : "");
   /* complete before a waiter can see no stream active and block in MPICH */
-  PMPI_Grequest_complete(p->greq);
+  if (p->detached)
+    free(p);
+  else
+    PMPI_Grequest_complete(p->greq);
   atomic_fetch_sub(&nactive, 1);
 }
 
@@ -408,6 +411,32 @@ static int finish(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_on)
   return own ? own : err;
 }
 
+/* a receive of capacity 0 from chunk 1 on, every chunk into the sink */
+static int drain(int source, int tag, MPI_Comm comm)
+{
+  dlp_pipe *p = calloc(1, sizeof(*p));
+  if (!p)
+    return MPI_ERR_NO_MEM;
+  *p = (dlp_pipe){.comm = comm, .peer = source, .tag = tag, .C = dlp_chunk(), .k = 1,
+                  .first = DLP_R_PACK, .rreq = MPI_REQUEST_NULL, .greq = MPI_REQUEST_NULL,
+                  .truncated = true, .detached = true};
+  int rc = dlp_stream_recv_buffers(p) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+  pthread_mutex_lock(&lock);
+  if (rc == MPI_SUCCESS)
+    rc = dlp_stream_recv_post(p);
+  if (rc == MPI_SUCCESS) {
+    DLP_TRACE("receive stream from %d, tag %d: the rest drained", source, tag);
+    append(p);
+    advance(p);
+  }
+  pthread_mutex_unlock(&lock);
+  if (rc != MPI_SUCCESS) {
+    release(p);
+    free(p);
+  }
+  return rc;
+}
+
 static bool blocked_at(int dest, int tag, MPI_Comm comm)
 {
   if (!active())
@@ -467,4 +496,5 @@ const dlp_stream_module dlp_pipeline = {
   .give_back = give_back,
   .cancel = cancel,
   .uses = uses,
+  .drain = drain,
 };

@@ -374,6 +374,11 @@ typedef struct dlp_op {
   int raised;            /* an error MPICH raised on the call's arguments */
   bool matched;          /* a receive of msg, matched already (a blocking
                             receive's: p2p.c) */
+  bool sink;             /* PACK, a receive shorter than a pipeline chunk:
+                            room for a whole chunk, so that a stream's first
+                            chunk is known (routes.c) */
+  bool whole;            /* sink: the room is a chunk of staging, not the
+                            staging and the sink */
   bool synced;           /* a one-sided request's epoch synchronized its
                             target already (rma.c) */
   MPI_Message msg;
@@ -484,6 +489,10 @@ typedef struct dlp_stream_module {
   void (*cancel)(dlp_op *op);      /* a receive not yet matched stops */
   /* some stream in progress uses comm */
   bool (*uses)(MPI_Comm comm);
+  /* the chunks after a stream's first (which a receive shorter than a
+     chunk took, truncated) from source with tag on comm, received and
+     dropped as they come; nobody waits for it */
+  int (*drain)(int source, int tag, MPI_Comm comm);
 } dlp_stream_module;
 DLI_HIDDEN extern const dlp_stream_module dlp_pipeline;
 /* the stream module in pipeline mode (DL_PIPELINE=1), else NULL */
@@ -491,6 +500,10 @@ DLI_HIDDEN const dlp_stream_module *dlp_streams(void);
 /* the stream module whatever the mode (NULL when built without one): what
    finishes, cancels and drains the streams it started */
 DLI_HIDDEN const dlp_stream_module *dlp_stream_mod(void);
+/* where a receive shorter than a chunk takes what lies past its end
+   (stream_recv.c): a chunk of the process's, written, never read; NULL
+   when it could not be had */
+DLI_HIDDEN char *dlp_stream_sink(void);
 /* the completion calls' hook: streams are in progress */
 static inline const dlp_stream_module *dlp_streams_busy(void)
 {

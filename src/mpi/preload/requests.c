@@ -280,11 +280,12 @@ int dlp_req_track(dlp_req *r, MPI_Request *user)
   atomic_fetch_add(&live, 1);
   /* MPICH hands out one shared handle for every request that completes at
      once (an eager send), and such a request has nothing left to wait
-     for: it is finished now and the program gets MPICH's handle */
+     for: it is finished now and the program gets MPICH's handle (not a
+     sunk receive, which may yet report a truncation of its own) */
   int flag = 0;
   MPI_Status st;
-  int rc = r->op.route == DLP_R_PIPE ? MPI_SUCCESS
-         : dlp_next()->request_get_status(r->op.req, &flag, &st);
+  int rc = r->op.route == DLP_R_PIPE || r->op.sink
+         ? MPI_SUCCESS : dlp_next()->request_get_status(r->op.req, &flag, &st);
   if (flag) {
     MPI_Comm on;
     *user = r->op.req;

@@ -36,6 +36,7 @@ struct dlp_pipe {
   int err;                 /* first error */
   bool err_raised;         /* MPICH raised it already */
   bool cancelled, finished;
+  bool detached;           /* a drain nobody waits for: no request */
   bool lent;               /* its next request is in a waiter's hands */
   MPI_Request greq;
   dlp_pipe *prev, *next;   /* the active list, in starting order */

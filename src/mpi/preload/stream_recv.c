@@ -27,9 +27,10 @@ bool dlp_stream_recv_placed(const dlp_pipe *p)
          p->first == DLP_R_MPICH;
 }
 
-/* where the bytes a receive shorter than a chunk cannot hold land: a
-   stream's first chunk must be taken whole to be known as one, and the
-   rest of a truncated stream is received and dropped. Never read. */
+/* where the bytes a receive shorter than a chunk cannot hold land (a
+   stream's first chunk must be taken whole to be known as one: routes.c),
+   and the rest of a truncated stream, received and dropped (a drain: a
+   receive of no bytes from its second chunk on). Never read. */
 static char *sink;
 static pthread_once_t sink_once = PTHREAD_ONCE_INIT;
 
@@ -38,26 +39,15 @@ static void sink_alloc(void)
   sink = malloc(dlp_chunk());
 }
 
+char *dlp_stream_sink(void)
+{
+  pthread_once(&sink_once, sink_alloc);
+  return sink;
+}
+
 static bool is_short(const dlp_pipe *p)
 {
   return !p->d.dense && !dlp_stream_recv_placed(p) && p->n < p->C;
-}
-
-/* a short receive's first: its n bytes in the staging buffer, up to a
-   chunk's more in the sink (the type is MPICH's to hold once posted) */
-static int post_first_short(dlp_pipe *p)
-{
-  MPI_Aint at[2];
-  int len[2] = {(int)p->n, (int)(p->C - p->n)};    /* C is at most 1 GiB */
-  MPI_Datatype t;
-  PMPI_Get_address(p->stage, &at[0]);
-  PMPI_Get_address(sink, &at[1]);
-  int rc = PMPI_Type_create_hindexed(2, len, at, MPI_BYTE, &t);
-  if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(&t)) == MPI_SUCCESS) {
-    rc = dlp_irecv_as(MPI_BOTTOM, 1, t, p->peer, p->tag, p->comm, &p->rreq);
-    PMPI_Type_free(&t);
-  }
-  return rc;
 }
 
 /* the first receive takes a whole message as well as a first chunk */
@@ -65,8 +55,6 @@ static int post_first(dlp_pipe *p)
 {
   p->placed = dlp_stream_recv_placed(p) || p->d.dense;
   p->land = dlp_stream_recv_placed(p) ? p->d.buf : p->d.dense ? p->d.base : p->stage;
-  if (is_short(p))
-    return post_first_short(p);
   if (p->first == DLP_R_MPICH)
     return dlp_irecv_as(p->d.buf, p->d.count, p->d.dt, p->peer, p->tag, p->comm, &p->rreq);
   if (dlp_stream_recv_placed(p))
@@ -178,15 +166,14 @@ void dlp_stream_recv_advance(dlp_pipe *p)
    the first receive lands at its start unless it is placed, and the chunk
    slots are its first 2C bytes (C for dense data, whose chunks land in the
    user's buffer while they fit), reused once that receive is delivered. A
-   receive shorter than a chunk stages its own bytes only: every chunk
-   after the first lies past its end and lands in the sink. */
+   receive shorter than a chunk (a drain) stages its own bytes only: every
+   chunk after the first lies past its end and lands in the sink. */
 bool dlp_stream_recv_buffers(dlp_pipe *p)
 {
   if (is_short(p)) {
-    pthread_once(&sink_once, sink_alloc);
     p->stage = dlp_stage_get(p->n);
-    p->slots[0] = p->slots[1] = sink;
-    return p->stage && sink;
+    p->slots[0] = p->slots[1] = dlp_stream_sink();
+    return p->stage && p->slots[0];
   }
   size_t two = 2 * p->C;     /* C is at most 1 GiB (config.c) */
   bool placed = dlp_stream_recv_placed(p);

@@ -261,10 +261,12 @@ START_TEST(random_types)
   for (int c = 0; c < DEV_NCLASSES; c++)
     fprintf(stderr, " %s %ld;", dev_names[c], classes[c]);
   fputc('\n', stderr);
+  /* every class drawn (each comes some 15-40 times in 3000 types; a bound
+     of 1 in 200 failed on an unlucky seed) */
   if (n >= 1000) {
     ck_assert_msg(with_mpich * 4 >= n * 3, "too few types compared with MPICH");
     for (int c = 0; c < DEV_NCLASSES; c++)
-      ck_assert_msg(classes[c] * 200 >= n, "class \"%s\" in %ld of %d types",
+      ck_assert_msg(classes[c] * 400 >= n, "class \"%s\" in %ld of %d types",
                     dev_names[c], classes[c], n);
   }
 }

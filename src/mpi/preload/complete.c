@@ -399,10 +399,7 @@ int dlp_cancel(MPI_Request *request)
 {
   dlp_req *e = request ? dlp_req_find(*request) : NULL;
   if (e && !atomic_load(&e->done)) {
-    if (e->op.route == DLP_R_PIPE)
-      dlp_stream_mod()->cancel(&e->op);   /* a stream not yet matched stops */
-    else
-      dlp_next()->cancel(&e->op.req);
+    dlp_op_cancel(&e->op);   /* a stream not yet matched stops */
     return MPI_SUCCESS;
   }
   return dlp_next()->cancel(request);

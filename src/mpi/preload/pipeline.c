@@ -487,14 +487,13 @@ static bool uses(MPI_Comm comm)
 }
 
 const dlp_stream_module dlp_pipeline = {
-  .route = {start, finish},
+  .route = {start, finish, cancel},
   .blocked = blocked_at,
   .flush = flush_at,
   .active = active,
   .progress = progress,
   .lend = lend,
   .give_back = give_back,
-  .cancel = cancel,
   .uses = uses,
   .drain = drain,
 };

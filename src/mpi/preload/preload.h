@@ -392,6 +392,8 @@ typedef struct dlp_route {
      *raise_on the communicator to raise an error of the interposer's own
      on (MPI_COMM_NULL: none, or MPICH raised it). NULL: nothing to do */
   int (*finish)(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_on);
+  /* stops op if it has not matched yet; NULL: MPICH's cancel of op->req */
+  void (*cancel)(dlp_op *op);
 } dlp_route;
 DLI_HIDDEN const dlp_route *dlp_route_of(int route);
 static inline const dlp_route *dlp_op_route(const dlp_op *op)
@@ -400,6 +402,12 @@ static inline const dlp_route *dlp_op_route(const dlp_op *op)
 }
 /* a blocking operation: start, wait (progressing streams), finish */
 DLI_HIDDEN int dlp_run(dlp_op *op, MPI_Status *status);
+/* op cancelled as its route cancels */
+DLI_HIDDEN void dlp_op_cancel(dlp_op *op);
+/* whether op, its request complete as soon as started, may be finished
+   at once (the program then gets MPICH's request): not a stream, nor a
+   receive whose finish may still report an error of its own */
+DLI_HIDDEN bool dlp_op_final_at_start(const dlp_op *op);
 /* a nonblocking one: started, its remaining work entered under *req */
 DLI_HIDDEN int dlp_start(dlp_op *op, MPI_Request *req);
 
@@ -486,7 +494,6 @@ typedef struct dlp_stream_module {
      with status st and code rc */
   int (*lend)(MPI_Request *out, void **who, int max);
   void (*give_back)(void **who, int n, int done, const MPI_Status *st, int rc);
-  void (*cancel)(dlp_op *op);      /* a receive not yet matched stops */
   /* some stream in progress uses comm */
   bool (*uses)(MPI_Comm comm);
   /* the chunks after a stream's first (which a receive shorter than a

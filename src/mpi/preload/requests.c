@@ -209,10 +209,7 @@ static int cancel_fn(void *extra, int complete)
 {
   dlp_req *r = extra;
   if (!complete && !atomic_load(&r->done)) {
-    if (r->op.route == DLP_R_PIPE)
-      dlp_stream_mod()->cancel(&r->op);
-    else
-      dlp_next()->cancel(&r->op.req);
+    dlp_op_cancel(&r->op);
   }
   return MPI_SUCCESS;
 }
@@ -284,8 +281,8 @@ int dlp_req_track(dlp_req *r, MPI_Request *user)
      sunk receive, which may yet report a truncation of its own) */
   int flag = 0;
   MPI_Status st;
-  int rc = r->op.route == DLP_R_PIPE || r->op.sink
-         ? MPI_SUCCESS : dlp_next()->request_get_status(r->op.req, &flag, &st);
+  int rc = dlp_op_final_at_start(&r->op)
+         ? dlp_next()->request_get_status(r->op.req, &flag, &st) : MPI_SUCCESS;
   if (flag) {
     MPI_Comm on;
     *user = r->op.req;

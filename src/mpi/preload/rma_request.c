@@ -23,7 +23,7 @@ static int request_finish(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_o
   op->stage = NULL;
   return err;
 }
-static const dlp_route request_route = {NULL, request_finish};
+static const dlp_route request_route = {NULL, request_finish, NULL};
 
 typedef struct sync_key {
   MPI_Win win;

@@ -160,15 +160,29 @@ static int pack_finish(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_on)
 }
 
 static const dlp_route table[DLP_NROUTES - 1] = {
-  [DLP_R_DIRECT] = {direct_start, NULL},
-  [DLP_R_PACK] = {pack_start, pack_finish},
-  [DLP_R_BLOCKS] = {blocks_start, NULL},
-  [DLP_R_MPICH] = {mpich_start, NULL},
+  [DLP_R_DIRECT] = {direct_start, NULL, NULL},
+  [DLP_R_PACK] = {pack_start, pack_finish, NULL},
+  [DLP_R_BLOCKS] = {blocks_start, NULL, NULL},
+  [DLP_R_MPICH] = {mpich_start, NULL, NULL},
 };
 
 const dlp_route *dlp_route_of(int route)
 {
   return route == DLP_R_PIPE ? &dlp_stream_mod()->route : &table[route];
+}
+
+void dlp_op_cancel(dlp_op *op)
+{
+  const dlp_route *r = dlp_op_route(op);
+  if (r->cancel)
+    r->cancel(op);
+  else
+    dlp_next()->cancel(&op->req);
+}
+
+bool dlp_op_final_at_start(const dlp_op *op)
+{
+  return op->route != DLP_R_PIPE && !op->sink;
 }
 
 int dlp_run(dlp_op *op, MPI_Status *status)

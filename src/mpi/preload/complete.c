@@ -33,6 +33,18 @@
 
 #define SMALL 16          /* requests handled without allocation */
 
+static _Atomic(const dlp_persistent *) joined;
+
+void dlp_join_persistent(const dlp_persistent *p)
+{
+  atomic_store_explicit(&joined, p, memory_order_release);
+}
+
+static const dlp_persistent *persistent(void)
+{
+  return atomic_load_explicit(&joined, memory_order_acquire);
+}
+
 typedef struct batch {
   int n;
   MPI_Request *reqs;      /* the program's, the claimed ones replaced by
@@ -392,7 +404,8 @@ static int call_request_get_status(MPI_Request request, int *flag, MPI_Status *s
 static int call_request_free(MPI_Request *request)
 {
   dlp_orphans_poll();
-  return dlp_persist_free(request);
+  const dlp_persistent *p = persistent();
+  return p ? p->free(request) : dlp_next()->request_free(request);
 }
 
 int dlp_cancel(MPI_Request *request)
@@ -424,12 +437,13 @@ typedef struct swap {
 static bool swap_in(swap *w, int n, MPI_Request reqs[])
 {
   w->n = 0;
-  if (n <= 0 || !reqs || !dlp_persist_any())
+  const dlp_persistent *p = persistent();
+  if (n <= 0 || !reqs || !p || !p->any())
     return true;
   w->saved = n <= SMALL ? w->small : malloc(sizeof(MPI_Request) * (size_t)n);
   if (!w->saved)
     return false;
-  if (dlp_persist_in(n, reqs, w->saved) > 0)
+  if (p->in(n, reqs, w->saved) > 0)
     w->n = n;
   else if (w->saved != w->small)
     free(w->saved);
@@ -440,7 +454,7 @@ static void swap_out(swap *w, MPI_Request reqs[])
 {
   if (w->n == 0)
     return;
-  dlp_persist_out(w->n, reqs, w->saved);
+  persistent()->out(w->n, reqs, w->saved);
   if (w->saved != w->small)
     free(w->saved);
 }

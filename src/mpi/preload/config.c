@@ -51,20 +51,6 @@ size_t dlp_chunk(void)
   return chunk;
 }
 
-/* the one place that names the pipeline module (pipeline.c): without that
-   file, make this NULL and the default mode is all there is */
-static const dlp_stream_module *const module = &dlp_pipeline;
-
-const dlp_stream_module *dlp_stream_mod(void)
-{
-  return module;
-}
-
-const dlp_stream_module *dlp_streams(void)
-{
-  return dlp_cfg()->pipeline ? module : NULL;
-}
-
 void dlp_configure(bool pipeline, size_t c)
 {
   pthread_once(&once, load);

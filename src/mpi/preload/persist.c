@@ -22,7 +22,8 @@
  * A start is the one point every use of a packing send passes, so the
  * interposer defines PMPI_Start and PMPI_Startall over MPICH's (MPICH's
  * Fortran 2008 bindings call those); both names of MPI_Request_free end
- * here too (dlp_persist_free, from complete.c), so that an entry never
+ * here too (complete.c calls what this module joined it with:
+ * dlp_join_persistent), so that an entry never
  * outlives its handle (MPICH reuses handle values). A receive
  * never packs: no call that every completion passes could unpack it, so
  * where the plan would pack it takes MPICH's engine if that receives the
@@ -40,9 +41,9 @@
  * a chunk or more): the program's handle is MPICH's request made with the
  * program's arguments and never started, and each start is the
  * interposer's receive (dlp_irecv), which the calls that can see a
- * request put in the handle's place while it is active (dlp_persist_in,
- * dlp_persist_out: complete.c) and which leaves the handle inactive once
- * complete. */
+ * request put in the handle's place while it is active (swap_in and
+ * swap_out, joined to complete.c) and which leaves the handle inactive
+ * once complete. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -104,9 +105,16 @@ static void free_all(void)
   pthread_mutex_unlock(&lock);
 }
 
+static bool any(void);
+static int swap_in(int n, MPI_Request reqs[], MPI_Request saved[]);
+static void swap_out(int n, MPI_Request reqs[], const MPI_Request saved[]);
+static int persist_free(MPI_Request *req);
+static const dlp_persistent calls = {any, swap_in, swap_out, persist_free};
+
 static void join_finalize(void)
 {
   dlp_at_finalize(DLP_FIN_PERSIST, free_all);
+  dlp_join_persistent(&calls);
 }
 
 static void insert(entry *e)
@@ -364,7 +372,7 @@ static int startall_common(int n, MPI_Request reqs[])
 /* an entry leaves with its handle; one freed while active keeps its
    staging for good, since the message may still be in flight (a freed
    request never says when it is done) */
-int dlp_persist_free(MPI_Request *req)
+static int persist_free(MPI_Request *req)
 {
   entry *e = req ? lookup(*req, true) : NULL;
   if (e && e->relayed) {
@@ -391,12 +399,12 @@ int dlp_persist_free(MPI_Request *req)
 
 /* ---- relayed receives in the calls that can see a request ---- */
 
-bool dlp_persist_any(void)
+static bool any(void)
 {
   return atomic_load_explicit(&nrelayed, memory_order_acquire) > 0;
 }
 
-int dlp_persist_in(int n, MPI_Request reqs[], MPI_Request saved[])
+static int swap_in(int n, MPI_Request reqs[], MPI_Request saved[])
 {
   int swapped = 0;
   for (int i = 0; i < n; i++) {
@@ -411,7 +419,7 @@ int dlp_persist_in(int n, MPI_Request reqs[], MPI_Request saved[])
   return swapped;
 }
 
-void dlp_persist_out(int n, MPI_Request reqs[], const MPI_Request saved[])
+static void swap_out(int n, MPI_Request reqs[], const MPI_Request saved[])
 {
   for (int i = 0; i < n; i++) {
     if (saved[i] == MPI_REQUEST_NULL)

@@ -486,7 +486,7 @@ static bool uses(MPI_Comm comm)
   return any;
 }
 
-const dlp_stream_module dlp_pipeline = {
+static const dlp_stream_module pipeline = {
   .route = {start, finish, cancel},
   .blocked = blocked_at,
   .flush = flush_at,
@@ -497,3 +497,15 @@ const dlp_stream_module dlp_pipeline = {
   .uses = uses,
   .drain = drain,
 };
+
+/* the module the rest of the interposer reaches the streams through: the
+   only names it has of this file */
+const dlp_stream_module *dlp_stream_mod(void)
+{
+  return &pipeline;
+}
+
+const dlp_stream_module *dlp_streams(void)
+{
+  return dlp_cfg()->pipeline ? &pipeline : NULL;
+}

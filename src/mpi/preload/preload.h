@@ -115,6 +115,13 @@ int dl_preload_rma_routes(unsigned long long *out, int n);
    chunk or more (those the pipeline mode treats as streams: where a run
    counts none, its pipeline mode moves every message as the default mode
    does) */
+/* one-sided operations counted in slot (the point-to-point routes', then
+   three more: rma.h) */
+#define DLP_RMA_NCOUNTS (DLP_NROUTES + 3)
+DLI_HIDDEN void dlp_rma_count(int slot);
+/* fences' count exchanges through shared memory so far, in this process
+   (tally.c) */
+DLI_HIDDEN unsigned long long dlp_tally_shared(void);
 enum { DLP_N_PACK, DLP_N_UNPACK, DLP_N_SEND, DLP_N_RECV, DLP_N_BLOCKED, DLP_N_LONG,
        DLP_N_COUNTS };
 DLI_HIDDEN void dlp_count(int what);
@@ -501,7 +508,6 @@ typedef struct dlp_stream_module {
      dropped as they come; nobody waits for it */
   int (*drain)(int source, int tag, MPI_Comm comm);
 } dlp_stream_module;
-DLI_HIDDEN extern const dlp_stream_module dlp_pipeline;
 /* the stream module in pipeline mode (DL_PIPELINE=1), else NULL */
 DLI_HIDDEN const dlp_stream_module *dlp_streams(void);
 /* the stream module whatever the mode (NULL when built without one): what
@@ -518,18 +524,22 @@ static inline const dlp_stream_module *dlp_streams_busy(void)
   return m && m->active() ? m : NULL;
 }
 
-/* MPI_Request_free under both names (persist.c): a persistent request's
-   entry leaves with it */
-DLI_HIDDEN int dlp_persist_free(MPI_Request *req);
-/* pipeline mode: in the n handles of reqs, each persistent receive the
-   interposer relays and that is active replaced by its start's request,
-   the handle kept in saved[i] (else MPI_REQUEST_NULL there); returns how
-   many; dlp_persist_out puts the handles back
-   after the call, a relayed receive whose request was completed and freed
-   becoming inactive; dlp_persist_any: some relayed receive is active */
-DLI_HIDDEN bool dlp_persist_any(void);
-DLI_HIDDEN int dlp_persist_in(int n, MPI_Request reqs[], MPI_Request saved[]);
-DLI_HIDDEN void dlp_persist_out(int n, MPI_Request reqs[], const MPI_Request saved[]);
+/* What the calls that can see a request (complete.c) ask of the
+   persistent requests' module (persist.c), which joins once it has a
+   request (a registry, as for MPI_Finalize: complete.c names nothing of
+   persist.c's). any: some relayed receive (pipeline mode) is active; in:
+   in the n handles of reqs, each such receive replaced by its start's
+   request, the handle kept in saved[i] (else MPI_REQUEST_NULL there),
+   returning how many; out: the handles put back after the call, a relayed
+   receive whose request was completed and freed becoming inactive; free:
+   MPI_Request_free, the request's entry leaving with it */
+typedef struct dlp_persistent {
+  bool (*any)(void);
+  int (*in)(int n, MPI_Request reqs[], MPI_Request saved[]);
+  void (*out)(int n, MPI_Request reqs[], const MPI_Request saved[]);
+  int (*free)(MPI_Request *req);
+} dlp_persistent;
+DLI_HIDDEN void dlp_join_persistent(const dlp_persistent *p);
 /* MPI_Irecv as the interposer makes it (p2p.c) */
 DLI_HIDDEN int dlp_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
                          MPI_Comm comm, MPI_Request *req);

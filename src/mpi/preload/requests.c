@@ -183,6 +183,44 @@ int dlp_block_any(int count, MPI_Request reqs[], int *index, MPI_Status *status)
   return dlp_next()->waitany(count, reqs, index, st);
 }
 
+/* ---- an operation's request, from its start ---- */
+
+int dlp_run(dlp_op *op, MPI_Status *status)
+{
+  const dlp_route *r = dlp_route_of(op->route);
+  int rc = r->start(op);
+  if (rc)
+    return rc;
+  MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
+  int idx;
+  rc = dlp_block_any(1, &op->req, &idx, st);
+  if (!r->finish)
+    return rc;
+  MPI_Comm on;
+  rc = r->finish(op, st, rc, &on);
+  return on == MPI_COMM_NULL ? rc : dlp_raise(on, rc);
+}
+
+int dlp_start(dlp_op *op, MPI_Request *req)
+{
+  const dlp_route *r = dlp_route_of(op->route);
+  dlp_req *e = NULL;
+  if (r->finish && !(e = dlp_req_new()))
+    return dlp_raise(op->comm, MPI_ERR_NO_MEM);
+  int rc = r->start(op);
+  if (rc) {
+    free(e);
+    return rc;
+  }
+  if (!e) {
+    *req = op->req;
+    return MPI_SUCCESS;
+  }
+  e->op = *op;
+  rc = dlp_req_track(e, req);
+  return rc ? dlp_raise(op->comm, rc) : rc;
+}
+
 /* ---- the generalized request's functions ---- */
 
 static int query_fn(void *extra, MPI_Status *status)

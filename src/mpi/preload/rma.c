@@ -30,23 +30,6 @@ static const char *const call_names[2][4] = {
   {"MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate"},
   {"MPI_Rput", "MPI_Rget", "MPI_Raccumulate", "MPI_Rget_accumulate"}};
 
-/* per route, then those of BLOCKS that went from the user's memory, then
-   puts and gets landed (counted under PACK too), then those copied into
-   mapped memory */
-static _Atomic unsigned long long carried[DLP_RMA_SLOT_MAPPED + 1];
-
-/* exported: one-sided operations (as origin) each route carried, then
-   fences that exchanged their counts through shared memory */
-__attribute__((visibility("default"))) int dl_preload_rma_routes(unsigned long long *out,
-                                                                 int n)
-{
-  for (int r = 0; r <= DLP_RMA_SLOT_MAPPED && r < n; r++)
-    out[r] = carried[r];
-  if (n > DLP_RMA_SLOT_MAPPED + 1)
-    out[DLP_RMA_SLOT_MAPPED + 1] = dlp_tally_shared();
-  return DLP_RMA_SLOT_MAPPED + 2;
-}
-
 /* ---- describing an operation ---- */
 
 /* the element that moves: bytes for puts and gets; an accumulate's one
@@ -320,8 +303,7 @@ static void count(int route, const rma *x)
     return;                     /* predefined data: not the interposer's */
   for (int i = 0; i < 2; i++)
     if (dlp_rma_routes[route].counted[i] >= 0)
-      atomic_fetch_add_explicit(&carried[dlp_rma_routes[route].counted[i]], 1,
-                                memory_order_relaxed);
+      dlp_rma_count(dlp_rma_routes[route].counted[i]);
 }
 
 static int one_sided(const rma_args *a, MPI_Request *req)

@@ -94,6 +94,29 @@ __attribute__((visibility("default"))) int dl_preload_counts(unsigned long long 
   return DLP_N_COUNTS;
 }
 
+/* one-sided operations as origin: per route (the point-to-point route of
+   its name), then those of blocks that went from the user's memory, then
+   puts and gets landed (counted under pack too), then those copied into
+   mapped memory (rma.h's slots) */
+static _Atomic unsigned long long rma_carried[DLP_RMA_NCOUNTS];
+
+void dlp_rma_count(int slot)
+{
+  atomic_fetch_add_explicit(&rma_carried[slot], 1, memory_order_relaxed);
+}
+
+/* exported: one-sided operations (as origin) each route carried, then
+   fences that exchanged their counts through shared memory */
+__attribute__((visibility("default"))) int dl_preload_rma_routes(unsigned long long *out,
+                                                                 int n)
+{
+  for (int r = 0; r < DLP_RMA_NCOUNTS && r < n; r++)
+    out[r] = rma_carried[r];
+  if (n > DLP_RMA_NCOUNTS)
+    out[DLP_RMA_NCOUNTS] = dlp_tally_shared();
+  return DLP_RMA_NCOUNTS + 1;
+}
+
 /* one write with O_APPEND, so ranks sharing the file never mix lines */
 void dlp_stats_write(void)
 {

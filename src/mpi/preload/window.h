@@ -76,7 +76,5 @@ DLI_HIDDEN void dlp_tally_free(dlp_tally *t);
    the same order; mine (per counts) holds the sums once a test says done */
 DLI_HIDDEN int dlp_tally_start(dlp_tally *t, const int *counts, int *mine);
 DLI_HIDDEN int dlp_tally_test(dlp_tally *t, int *mine, int *done);
-/* exchanges through shared memory so far, in this process */
-DLI_HIDDEN unsigned long long dlp_tally_shared(void);
 
 #endif

@@ -35,7 +35,8 @@
  *
  * Every operation is a generalized request that the interposer completes
  * when its stream is done: the route DLP_R_PIPE (routes.c), which the
- * module dlp_pipeline offers with the hooks the completion calls use.
+ * module this file offers (dlp_stream_mod) with the hooks the completion
+ * calls use.
  * Streams move only inside intercepted calls: each operation once when it
  * starts, and every completion and blocking call while a stream is
  * active. A call that waits blocks in MPICH on what it waits for together

@@ -1,7 +1,9 @@
 /* The PMPI interposer (libdataloop-mpi-preload.so): what its files offer
  * each other. Nothing declared here is exported; the library's only public
  * symbols are the MPI_* functions it intercepts and the dl_preload_*
- * introspection calls.
+ * introspection calls. The files call one another one way
+ * (test/cycles.sh); a part that must be called back joins a registry
+ * (dlp_at_finalize, dlp_join_persistent).
  *
  *   config.c    environment (DL_TRACE, DL_PIPELINE, DL_PIPELINE_RING,
  *               DL_STRATEGY, DL_ADAPT), trace
@@ -19,8 +21,9 @@
  *   p2p.c       point-to-point calls with derived datatypes
  *   persist.c   persistent requests: routed at _init, packed at each start
  *               (MPI_Start and PMPI_Start), their entries freed with them
- *   requests.c  interposed requests: the program's generalized request, its
- *               poll, wait and free functions, orphans
+ *   requests.c  interposed requests: an operation started or run on its
+ *               route, the program's generalized request, its poll, wait
+ *               and free functions, orphans
  *   finalize.c  what MPI_Finalize leaves to do, each part's step in order
  *   complete.c  MPI_Wait*, MPI_Test*, MPI_Request_get_status,
  *               MPI_Request_free, MPI_Cancel, under their PMPI_ names too
@@ -29,9 +32,11 @@
  *               (host.h names them; host_mpich_4_0_2.c, one file per host
  *               and version, says which and what)
  *   pipeline.c  the opt-in chunk streams (DL_PIPELINE=1): the pipeline
- *               route and its progress, a module behind dlp_streams();
+ *               route and its progress, a module behind dlp_streams()
+ *               (the only way to it);
  *               stream_recv.c their receiving side (stream.h, theirs only)
- *   stats.c     counts of what it handled (dl_preload_counts, DL_STATS_FILE)
+ *   stats.c     counts of what it handled (dl_preload_counts,
+ *               dl_preload_rma_routes, DL_STATS_FILE)
  *   probe.c     probes and matched receives; streams probed whole (parked)
  *   window.c    windows: every rank's size and unit, the work a
  *               synchronization leaves (freeing staging, unpacking gets)
@@ -42,6 +47,7 @@
  *               their route chosen (rma.h: what the rma files share)
  *   rma_routes.c  the one-sided routes, a table (rma.h): direct, mpich,
  *               pack, blocks, lockstep, pipeline, landed, mapped
+ *   rma_issue.c one MPICH operation of a described one-sided operation
  *   rma_request.c the request forms, finished at completion or at the
  *               synchronization that completes them
  */

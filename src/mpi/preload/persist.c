@@ -22,9 +22,9 @@
  * A start is the one point every use of a packing send passes, so the
  * interposer defines PMPI_Start and PMPI_Startall over MPICH's (MPICH's
  * Fortran 2008 bindings call those); both names of MPI_Request_free end
- * here too (complete.c calls what this module joined it with:
- * dlp_join_persistent), so that an entry never
- * outlives its handle (MPICH reuses handle values). A receive
+ * here too (complete.c calls what this module joins it with,
+ * dlp_join_persistent), so that an entry never outlives its handle (MPICH
+ * reuses handle values). A receive
  * never packs: no call that every completion passes could unpack it, so
  * where the plan would pack it takes MPICH's engine if that receives the
  * type whole, else the blocks (dlp_choose_unstaged).
@@ -244,9 +244,8 @@ static int init_common(bool recv, const void *buf, MPI_Count count, MPI_Datatype
    out (pipeline mode), and a packing send's data packed, unless
    the request is active (MPICH then reports the error, and the message in
    flight keeps its bytes) */
-static int prepare(MPI_Request h)
+static int prepare(entry *e)
 {
-  entry *e = lookup(h, false);
   if (!e)
     return MPI_SUCCESS;
   const dlp_stream_module *m = dlp_streams();
@@ -259,7 +258,7 @@ static int prepare(MPI_Request h)
     return MPI_SUCCESS;
   if (e->route == DLP_R_PACK) {
     int inactive = 0;
-    if (dlp_next()->request_get_status(h, &inactive, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
+    if (dlp_next()->request_get_status(e->h, &inactive, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
         !inactive)
       return MPI_SUCCESS;
     size_t pos = 0;
@@ -272,9 +271,8 @@ static int prepare(MPI_Request h)
 }
 
 /* a start MPICH took counts as the interposer's send or receive */
-static void counted(MPI_Request h)
+static void counted(const entry *e)
 {
-  entry *e = lookup(h, false);
   if (e && !e->named && !e->relayed) {
     dlp_count(e->recv ? DLP_N_RECV : DLP_N_SEND);
     dlp_route_count(e->route, e->recv);
@@ -283,17 +281,13 @@ static void counted(MPI_Request h)
 
 /* pipeline mode: a send of exactly a chunk, just started, gets the empty
    chunk that ends its stream */
-static bool trailed(MPI_Request h)
+static bool trailed(const entry *e)
 {
-  if (!dlp_streams())
-    return false;
-  entry *e = lookup(h, false);
-  return e && !e->recv && e->bytes == dlp_chunk();
+  return e && !e->recv && dlp_streams() && e->bytes == dlp_chunk();
 }
 
-static int trail(MPI_Request h)
+static int trail(const entry *e)
 {
-  entry *e = lookup(h, false);
   char none = 0;
   MPI_Request q;
   int rc = dlp_isend_as(&none, 0, MPI_PACKED, e->peer, e->tag, e->comm,
@@ -325,29 +319,30 @@ static entry *relayed_entry(MPI_Request h)
   return e && e->relayed ? e : NULL;
 }
 
+/* one lookup per start: relayed entries exist only in the pipeline mode */
 static int start_common(MPI_Request *req)
 {
-  entry *r = req ? relayed_entry(*req) : NULL;
-  if (r)
-    return relay_start(r);
-  if (req) {
-    int rc = prepare(*req);
-    if (rc)
-      return rc;
-  }
-  int rc = dlp_next()->start(req);
-  if (rc == MPI_SUCCESS && req)
-    counted(*req);
-  if (rc == MPI_SUCCESS && req && trailed(*req))
-    rc = trail(*req);
+  entry *e = req ? lookup(*req, false) : NULL;
+  if (e && e->relayed)
+    return relay_start(e);
+  int rc = prepare(e);
+  if (rc)
+    return rc;
+  rc = dlp_next()->start(req);
+  if (rc == MPI_SUCCESS)
+    counted(e);
+  if (rc == MPI_SUCCESS && trailed(e))
+    rc = trail(e);
   return rc;
 }
 
 static int startall_common(int n, MPI_Request reqs[])
 {
   bool trails = false;
-  for (int i = 0; reqs && i < n; i++)
-    trails = trails || trailed(reqs[i]) || relayed_entry(reqs[i]);
+  for (int i = 0; reqs && i < n && !trails; i++) {
+    entry *e = lookup(reqs[i], false);
+    trails = trailed(e) || (e && e->relayed);
+  }
   /* two trailed sends to one place: each one's empty chunk right after it;
      relayed receives are the interposer's to start */
   if (trails) {
@@ -359,13 +354,13 @@ static int startall_common(int n, MPI_Request reqs[])
     return MPI_SUCCESS;
   }
   for (int i = 0; reqs && i < n; i++) {
-    int rc = prepare(reqs[i]);
+    int rc = prepare(lookup(reqs[i], false));
     if (rc)
       return rc;
   }
   int rc = dlp_next()->startall(n, reqs);
   for (int i = 0; rc == MPI_SUCCESS && i < n; i++)
-    counted(reqs[i]);
+    counted(lookup(reqs[i], false));
   return rc;
 }
 

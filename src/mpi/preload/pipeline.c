@@ -46,7 +46,6 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <string.h>
 #include "stream.h"
 
 #define DENSE_WINDOW 16   /* chunks of dense data in flight (no copies) */

@@ -3,7 +3,6 @@
  * delivery into the user's buffer. */
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 #include "stream.h"
 #include "../../../actions/actions.h"   /* dli_memcpy */
 

@@ -57,7 +57,14 @@ if [ -f "$pre" ]; then
     MPI_Bsend_init_c MPI_Recv_init MPI_Recv_init_c MPI_Start MPI_Startall
     PMPI_Start PMPI_Startall PMPI_Request_free PMPI_Wait PMPI_Waitall PMPI_Waitany
     PMPI_Waitsome PMPI_Test PMPI_Testall PMPI_Testany PMPI_Testsome PMPI_Cancel
-    PMPI_Request_get_status"
+    PMPI_Request_get_status MPI_Bcast MPI_Bcast_c MPI_Gather MPI_Gather_c
+    MPI_Gatherv MPI_Gatherv_c MPI_Scatter MPI_Scatter_c MPI_Scatterv MPI_Scatterv_c
+    MPI_Allgather MPI_Allgather_c MPI_Allgatherv MPI_Allgatherv_c MPI_Alltoall
+    MPI_Alltoall_c MPI_Alltoallv MPI_Alltoallv_c MPI_Alltoallw MPI_Alltoallw_c
+    MPI_Neighbor_allgather MPI_Neighbor_allgather_c MPI_Neighbor_allgatherv
+    MPI_Neighbor_allgatherv_c MPI_Neighbor_alltoall MPI_Neighbor_alltoall_c
+    MPI_Neighbor_alltoallv MPI_Neighbor_alltoallv_c MPI_Neighbor_alltoallw
+    MPI_Neighbor_alltoallw_c"
   want=$(for f in $intercepted dl_preload_active dl_preload_counts dl_preload_routes \
     dl_preload_route_name dl_preload_rma_routes; do echo "$f"; done | sort)
   have=$(defined "$pre" | sort)

@@ -593,10 +593,14 @@ if [ -n "$preload" ]; then
 fi
 # whether it intercepts any collective (else a coll line preloaded runs
 # MPICH's collectives against themselves, as io would)
+# (the symbol list read whole first: under pipefail, grep -q stopping
+# early would fail nm's side of a pipe)
 coll_seen=0
-if [ -n "$lib" ] && nm -D --defined-only "$lib" 2>/dev/null |
-  grep -Eq ' T P?MPI_(I?(Bcast|Gather|Scatter|Allgather|Alltoall|Reduce|Allreduce|Scan|Exscan)|(I?[Nn]eighbor_))'; then
-  coll_seen=1
+if [ -n "$lib" ]; then
+  syms=$(nm -D --defined-only "$lib" 2>/dev/null) || syms=""
+  if grep -Eq ' T P?MPI_(I?(Bcast|Gather|Scatter|Allgather|Alltoall|Reduce|Allreduce|Scan|Exscan)|(I?[Nn]eighbor_))' <<<"$syms"; then
+    coll_seen=1
+  fi
 fi
 
 # the other MPICH's shared libraries, as they are now
@@ -849,8 +853,20 @@ t_end=$(date +%s)
 base_shown=""
 [ $use_baseline = 0 ] || base_shown=$baseline
 report=$work/report.txt
+# the derived-type operations the interposer served in each suite's default
+# runs, summed over their ranks' DL_STATS_FILE lines
+served=""
+for s in "${suite_list[@]}"; do
+  compgen -G "$work/out/default/$s/*.stats" >/dev/null || continue
+  served+="${served:+; }$(cat "$work/out/default/$s"/*.stats | awk -v s="$s" '
+    /^dataloop-preload / { for (i = 2; i <= NF; i++) { split($i, kv, "=")
+      if (kv[1] == "send" || kv[1] == "recv") p += kv[2]
+      if (kv[1] == "rma") r += kv[2]
+      if (kv[1] == "coll") c += kv[2] } }
+    END { printf "%s %d point-to-point, %d one-sided, %d collective", s, p, r, c }')"
+done
 awk -F'|' -v modes="$modes" -v suitelist="${suite_list[*]}" -v has_plain=$has_plain \
-  -v preload="$preload" -v spin="$spin" -v mpich_lib="$mpich_lib" -v lp="$libmpich_plain" -v lacks="$lib_lacks" -v secs=$((t_end - t_start)) \
+  -v served="$served" -v preload="$preload" -v spin="$spin" -v mpich_lib="$mpich_lib" -v lp="$libmpich_plain" -v lacks="$lib_lacks" -v secs=$((t_end - t_start)) \
  -v work="$work" -v unbuilt="$unbuilt" -v base="$base_shown" -v bnote="$baseline_note" -v divisor="$dtp_divisor" -v cdivisor="$dtp_coll_divisor" -v rdivisor="$dtp_rma_divisor" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
   FILENAME ~ /programs.txt$/ {
     nprog[$1]++
@@ -889,6 +905,7 @@ awk -F'|' -v modes="$modes" -v suitelist="${suite_list[*]}" -v has_plain=$has_pl
     printf "MPICH %s test suite, modes %s: %d s (load average at the end: %s)\n", \
       "4.0.2", modes, secs, load
     if (preload != "") printf "preload: %s\n", preload
+    if (served != "") printf "served by dataloop in the default runs (operations summed over ranks): %s\n", served
     printf "idle ranks: %s\n", spin ? "spin, as MPICH runs them (--spin)" : "yield their core (test/ucx_yield.c preloaded in every mode)"
     if (base != "") printf "plain: the verdicts and times of the baseline %s, not run (but again where another mode failed)\n", base
     if (bnote != "") printf "plain: %s\n", bnote

@@ -33,6 +33,8 @@ typedef struct plan {
   int forced;              /* dlp_cfg()->strategy when it was chosen */
   int route, first;        /* as dlp_choice */
   MPI_Datatype blocks;
+  size_t nblocks;          /* the data's contiguous blocks (counted up to
+                              MAX_BLOCKS + 1) */
   unsigned long used;      /* LRU clock */
   int users;               /* operations being started with it */
   /* DL_ADAPT=1 */
@@ -184,6 +186,7 @@ static void choose(const dlp_data *d, plan *p)
 {
   size_t cap = MAX_BLOCKS + 1;
   size_t nblocks = count_blocks(d, cap);
+  p->nblocks = nblocks;
   p->route = pick(d, p, nblocks);
   bool adapt = p->forced < 0 && dlp_cfg()->adapt;
   if (adapt)
@@ -295,6 +298,7 @@ static void take(plan *p, const dlp_data *d, bool recv, dlp_choice *c)
   if (recv && c->route == DLP_R_MPICH && !mpich_receives(d, p->stream))
     c->route = c->first = DLP_R_PACK;
   c->blocks = p->blocks;
+  c->mean_block = d->bytes / (p->nblocks ? p->nblocks : 1);
 }
 
 void dlp_choose(const dlp_data *d, bool stream, bool recv, dlp_choice *c)

@@ -50,6 +50,9 @@
  *   rma_issue.c one MPICH operation of a described one-sided operation
  *   rma_request.c the request forms, finished at completion or at the
  *               synchronization that completes them
+ *   coll.c      collectives with derived datatypes: sides described,
+ *               staged, packed, unpacked (coll.h: what it and
+ *               coll_calls.c, the MPI_* entry points, share)
  */
 #ifndef DLP_PRELOAD_H
 #define DLP_PRELOAD_H
@@ -120,7 +123,8 @@ int dl_preload_rma_routes(unsigned long long *out, int n);
    own, and point-to-point sends and receives of any type of a pipeline
    chunk or more (those the pipeline mode treats as streams: where a run
    counts none, its pipeline mode moves every message as the default mode
-   does) */
+   does), and collective calls in which dataloop packed or unpacked
+   (coll.c) */
 /* one-sided operations counted in slot (the point-to-point routes', then
    three more: rma.h) */
 #define DLP_RMA_NCOUNTS (DLP_NROUTES + 3)
@@ -129,7 +133,7 @@ DLI_HIDDEN void dlp_rma_count(int slot);
    (tally.c) */
 DLI_HIDDEN unsigned long long dlp_tally_shared(void);
 enum { DLP_N_PACK, DLP_N_UNPACK, DLP_N_SEND, DLP_N_RECV, DLP_N_BLOCKED, DLP_N_LONG,
-       DLP_N_COUNTS };
+       DLP_N_COLL, DLP_N_COUNTS };
 DLI_HIDDEN void dlp_count(int what);
 /* exported: copies the first n counts (at most DLP_N_COUNTS) to out and
    returns DLP_N_COUNTS */
@@ -244,7 +248,9 @@ typedef struct dlp_thresholds {
                             pack and blocks (or mpich) there */
   dlp_table mpich;       /* mpich@<message> <block>:<fan-out>: the largest
                             fan-out up to which MPICH's engine beat it */
-  const char *chunk_from, *direct_from;
+  size_t coll_block;     /* mean block bytes from which a collective hands
+                            MPICH the user's type instead of packing */
+  const char *chunk_from, *direct_from, *coll_from;
   dlp_rma_model rma;     /* rma_put, rma_get, rma_pack */
 } dlp_thresholds;
 /* read once: the machine's caches, the tuning file, the environment */
@@ -323,6 +329,7 @@ typedef struct dlp_choice {
                             hindexed type of bytes relative to the buffer,
                             valid until dlp_choice_done */
   void *plan;
+  size_t mean_block;     /* the data's mean contiguous block, in bytes */
   bool timed;            /* a calibration use (DL_ADAPT=1) of candidate
                             slot, started at t0 */
   int slot;
@@ -426,8 +433,10 @@ DLI_HIDDEN int dlp_start(dlp_op *op, MPI_Request *req);
 
 /* ---- MPI_Finalize (finalize.c) ---- */
 /* the steps, in the order they run: orphans completed, persistent
-   requests' entries freed, plans freed, kept staging freed */
-enum { DLP_FIN_ORPHANS, DLP_FIN_PERSIST, DLP_FIN_PLANS, DLP_FIN_STAGING, DLP_FIN_N };
+   requests' entries freed, plans freed, the collectives' communicator
+   freed, kept staging freed */
+enum { DLP_FIN_ORPHANS, DLP_FIN_PERSIST, DLP_FIN_PLANS, DLP_FIN_COLL, DLP_FIN_STAGING,
+       DLP_FIN_N };
 /* fn runs as step `step` at MPI_Finalize (joining again replaces it) */
 DLI_HIDDEN void dlp_at_finalize(int step, void (*fn)(void));
 

@@ -1,0 +1,210 @@
+/* The all-to-all collectives and their neighbour forms, int and _c, as
+ * coll_calls.c serves the others: n send and n receive slots (the group,
+ * or the topology's out- and in-degree); MPI_IN_PLACE (not in the
+ * neighbour forms) exchanges the receive slots' own data. The w forms
+ * stage each slot alone, so a slot MPICH moves well (predefined or dense)
+ * stays the user's. */
+#include "coll.h"
+
+
+/* the slots' count: the group (and *me) or the neighbours (*me -1; nul:
+   dlp_coll_degrees') */
+static bool peers(bool nb, MPI_Comm comm, int *nout, int *nin, int *me,
+                  bool nul[2 * DLP_COLL_MAXDIMS])
+{
+  *me = -1;
+  for (int i = 0; i < 2 * DLP_COLL_MAXDIMS; i++)
+    nul[i] = false;
+  if (nb)
+    return dlp_coll_degrees(comm, nin, nout, nul);
+  if (!dlp_coll_intra(comm, nout, me))
+    return false;
+  *nin = *nout;
+  return true;
+}
+
+static bool all_named(int n, const MPI_Datatype *t)
+{
+  for (int i = 0; i < n; i++)
+    if (!dlp_coll_named(t[i]))
+      return false;
+  return true;
+}
+
+/* Alltoall(v) and Neighbor_alltoall(v): one type a side */
+static int alltoall(bool c, bool v, bool nb, const void *sb, MPI_Count sc, const void *scs,
+                    const void *sds, MPI_Datatype st, void *rb, MPI_Count rc,
+                    const void *rcs, const void *rds, MPI_Datatype rt, MPI_Comm comm)
+{
+  int nout, nin, me;
+  bool nul[2 * DLP_COLL_MAXDIMS];
+  dlp_coll k;
+  bool in_place = sb == MPI_IN_PLACE;
+  if ((in_place || dlp_coll_named(st)) && dlp_coll_named(rt))
+    goto pass;
+  if ((nb && in_place) || !peers(nb, comm, &nout, &nin, &me, nul))
+    goto pass;
+  if (v && (!rcs || !rds || (!in_place && (!scs || !sds))))
+    goto pass;
+  dlp_slots s = {.buf = sb, .n = nout, .count = sc, .counts = v ? scs : NULL,
+                 .displs = v ? sds : NULL, .counts_c = c, .displs_c = c, .type = st,
+                 .none = nul};
+  dlp_slots r = {.buf = rb, .n = nin, .count = rc, .counts = v ? rcs : NULL,
+                 .displs = v ? rds : NULL, .counts_c = c, .displs_c = c, .type = rt,
+                 .none = nul};
+  if (!dlp_coll_prepare(&k, comm, in_place ? NULL : &s, &r,
+                        in_place ? DLP_FILL_ALL : DLP_FILL_NONE, in_place ? me : -1,
+                        in_place ? -1 : me))
+    goto pass;
+  /* MPI_IN_PLACE: the send arguments are ignored; the receive side's fill
+     their places */
+  const dlp_side *ss = in_place ? &k.r : &k.s;
+  const void *sbuf = in_place ? MPI_IN_PLACE : DLP_BASE(k.s, sb);
+  void *rbuf = DLP_BASE(k.r, rb);
+  MPI_Datatype stype = in_place ? k.r.type : DLP_TYPE(k.s, st);
+  int rc2;
+  if (v && nb)
+    rc2 = PMPI_Neighbor_alltoallv_c(sbuf, ss->counts, ss->displs, stype, rbuf, k.r.counts,
+                                    k.r.displs, DLP_TYPE(k.r, rt), comm);
+  else if (v)
+    rc2 = PMPI_Alltoallv_c(sbuf, ss->counts, ss->displs, stype, rbuf, k.r.counts,
+                           k.r.displs, DLP_TYPE(k.r, rt), comm);
+  else if (nb)
+    rc2 = PMPI_Neighbor_alltoall_c(sbuf, DLP_ONE(k.s, sc), stype, rbuf, DLP_ONE(k.r, rc),
+                                   DLP_TYPE(k.r, rt), comm);
+  else
+    rc2 = PMPI_Alltoall_c(sbuf, in_place ? 0 : DLP_ONE(k.s, sc), stype, rbuf, DLP_ONE(k.r, rc),
+                          DLP_TYPE(k.r, rt), comm);
+  return dlp_coll_finish(&k, rc2);
+pass:
+  if (v && nb)
+    return c ? PMPI_Neighbor_alltoallv_c(sb, scs, sds, st, rb, rcs, rds, rt, comm)
+             : PMPI_Neighbor_alltoallv(sb, scs, sds, st, rb, rcs, rds, rt, comm);
+  if (v)
+    return c ? PMPI_Alltoallv_c(sb, scs, sds, st, rb, rcs, rds, rt, comm)
+             : PMPI_Alltoallv(sb, scs, sds, st, rb, rcs, rds, rt, comm);
+  if (nb)
+    return c ? PMPI_Neighbor_alltoall_c(sb, sc, st, rb, rc, rt, comm)
+             : PMPI_Neighbor_alltoall(sb, (int)sc, st, rb, (int)rc, rt, comm);
+  return c ? PMPI_Alltoall_c(sb, sc, st, rb, rc, rt, comm)
+           : PMPI_Alltoall(sb, (int)sc, st, rb, (int)rc, rt, comm);
+}
+
+/* Alltoallw and Neighbor_alltoallw: a type a slot, displacements in bytes */
+static int alltoallw(bool c, bool nb, const void *sb, const void *scs, const void *sds,
+                     const MPI_Datatype *sts, void *rb, const void *rcs, const void *rds,
+                     const MPI_Datatype *rts, MPI_Comm comm)
+{
+  int nout, nin, me;
+  bool nul[2 * DLP_COLL_MAXDIMS];
+  dlp_coll k;
+  bool in_place = sb == MPI_IN_PLACE;
+  if ((nb && in_place) || !peers(nb, comm, &nout, &nin, &me, nul))
+    goto pass;
+  if (!rcs || !rds || !rts || (!in_place && (!scs || !sds || !sts)))
+    goto pass;
+  if ((in_place || all_named(nout, sts)) && all_named(nin, rts))
+    goto pass;
+  dlp_slots s = {.buf = sb, .n = nout, .counts = scs, .displs = sds, .counts_c = c,
+                 .displs_c = c || nb, .types = sts, .none = nul};
+  dlp_slots r = {.buf = rb, .n = nin, .counts = rcs, .displs = rds, .counts_c = c,
+                 .displs_c = c || nb, .types = rts, .none = nul};
+  if (!dlp_coll_prepare(&k, comm, in_place ? NULL : &s, &r,
+                        in_place ? DLP_FILL_ALL : DLP_FILL_NONE, in_place ? me : -1,
+                        in_place ? -1 : me))
+    goto pass;
+  const dlp_side *ss = in_place ? &k.r : &k.s;
+  const void *sbuf = in_place ? MPI_IN_PLACE : DLP_BASE(k.s, sb);
+  int rc2 = nb ? PMPI_Neighbor_alltoallw_c(sbuf, ss->counts, ss->displs, ss->types,
+                                           DLP_BASE(k.r, rb), k.r.counts, k.r.displs,
+                                           k.r.types, comm)
+               : PMPI_Alltoallw_c(sbuf, ss->counts, ss->displs, ss->types, DLP_BASE(k.r, rb),
+                                  k.r.counts, k.r.displs, k.r.types, comm);
+  return dlp_coll_finish(&k, rc2);
+pass:
+  if (nb)
+    return c ? PMPI_Neighbor_alltoallw_c(sb, scs, sds, sts, rb, rcs, rds, rts, comm)
+             : PMPI_Neighbor_alltoallw(sb, scs, sds, sts, rb, rcs, rds, rts, comm);
+  return c ? PMPI_Alltoallw_c(sb, scs, sds, sts, rb, rcs, rds, rts, comm)
+           : PMPI_Alltoallw(sb, scs, sds, sts, rb, rcs, rds, rts, comm);
+}
+
+int MPI_Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
+                 MPI_Datatype rt, MPI_Comm comm)
+{
+  return alltoall(false, false, false, sb, sc, NULL, NULL, st, rb, rc, NULL, NULL, rt, comm);
+}
+
+int MPI_Alltoall_c(const void *sb, MPI_Count sc, MPI_Datatype st, void *rb, MPI_Count rc,
+                   MPI_Datatype rt, MPI_Comm comm)
+{
+  return alltoall(true, false, false, sb, sc, NULL, NULL, st, rb, rc, NULL, NULL, rt, comm);
+}
+
+int MPI_Alltoallv(const void *sb, const int scs[], const int sds[], MPI_Datatype st,
+                  void *rb, const int rcs[], const int rds[], MPI_Datatype rt,
+                  MPI_Comm comm)
+{
+  return alltoall(false, true, false, sb, 0, scs, sds, st, rb, 0, rcs, rds, rt, comm);
+}
+
+int MPI_Alltoallv_c(const void *sb, const MPI_Count scs[], const MPI_Aint sds[],
+                    MPI_Datatype st, void *rb, const MPI_Count rcs[], const MPI_Aint rds[],
+                    MPI_Datatype rt, MPI_Comm comm)
+{
+  return alltoall(true, true, false, sb, 0, scs, sds, st, rb, 0, rcs, rds, rt, comm);
+}
+
+int MPI_Alltoallw(const void *sb, const int scs[], const int sds[], const MPI_Datatype sts[],
+                  void *rb, const int rcs[], const int rds[], const MPI_Datatype rts[],
+                  MPI_Comm comm)
+{
+  return alltoallw(false, false, sb, scs, sds, sts, rb, rcs, rds, rts, comm);
+}
+
+int MPI_Alltoallw_c(const void *sb, const MPI_Count scs[], const MPI_Aint sds[],
+                    const MPI_Datatype sts[], void *rb, const MPI_Count rcs[],
+                    const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm)
+{
+  return alltoallw(true, false, sb, scs, sds, sts, rb, rcs, rds, rts, comm);
+}
+
+int MPI_Neighbor_alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
+                          MPI_Datatype rt, MPI_Comm comm)
+{
+  return alltoall(false, false, true, sb, sc, NULL, NULL, st, rb, rc, NULL, NULL, rt, comm);
+}
+
+int MPI_Neighbor_alltoall_c(const void *sb, MPI_Count sc, MPI_Datatype st, void *rb,
+                            MPI_Count rc, MPI_Datatype rt, MPI_Comm comm)
+{
+  return alltoall(true, false, true, sb, sc, NULL, NULL, st, rb, rc, NULL, NULL, rt, comm);
+}
+
+int MPI_Neighbor_alltoallv(const void *sb, const int scs[], const int sds[],
+                           MPI_Datatype st, void *rb, const int rcs[], const int rds[],
+                           MPI_Datatype rt, MPI_Comm comm)
+{
+  return alltoall(false, true, true, sb, 0, scs, sds, st, rb, 0, rcs, rds, rt, comm);
+}
+
+int MPI_Neighbor_alltoallv_c(const void *sb, const MPI_Count scs[], const MPI_Aint sds[],
+                             MPI_Datatype st, void *rb, const MPI_Count rcs[],
+                             const MPI_Aint rds[], MPI_Datatype rt, MPI_Comm comm)
+{
+  return alltoall(true, true, true, sb, 0, scs, sds, st, rb, 0, rcs, rds, rt, comm);
+}
+
+int MPI_Neighbor_alltoallw(const void *sb, const int scs[], const MPI_Aint sds[],
+                           const MPI_Datatype sts[], void *rb, const int rcs[],
+                           const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm)
+{
+  return alltoallw(false, true, sb, scs, sds, sts, rb, rcs, rds, rts, comm);
+}
+
+int MPI_Neighbor_alltoallw_c(const void *sb, const MPI_Count scs[], const MPI_Aint sds[],
+                             const MPI_Datatype sts[], void *rb, const MPI_Count rcs[],
+                             const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm)
+{
+  return alltoallw(true, true, sb, scs, sds, sts, rb, rcs, rds, rts, comm);
+}

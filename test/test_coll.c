@@ -1,0 +1,661 @@
+/* Collectives with derived datatypes against MPICH's own answers: every
+ * collective the interposer serves (blocking, int and _c forms, in place
+ * where MPI allows it) runs twice on the same data, once through its MPI_
+ * name (the interposer's, when it is loaded) and once through its PMPI_
+ * name (MPICH's own), into receive buffers filled alike; the two must be
+ * byte for byte the same, gaps between blocks included, and return the
+ * same code. Run by test/coll.sh on 2 to 4 ranks, plainly, preloaded, in
+ * the pipeline mode and with ranks preloaded and plain mixed.
+ *
+ * Each rank draws its own types (vector, indexed, nested hvector, resized,
+ * struct, subarray, contiguous, MPI_DOUBLE itself), independently of the
+ * others; signatures agree because every type holds a divisor of 12
+ * doubles and every message a multiple of 12, drawn from a seed all ranks
+ * share.
+ *
+ *   DL_TEST_SEED       the random seed (rank 0's is used)
+ *   DL_COLL_ROUNDS     rounds (each runs every collective once)
+ *   DL_COLL_MAX        most doubles in one message (default 1200;
+ *                      mixed runs keep messages under 8 KiB, doc/mpi.md)
+ *   DL_EXPECT_PRELOAD  1: fail unless the interposer served collectives
+ */
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <mpi.h>
+
+static int rank, size, failures;
+static char where[64];               /* the round, for failure messages */
+static long max_doubles = 1200;
+
+#define CHECK(cond, ...)                     \
+  do {                                       \
+    if (!(cond)) {                           \
+      failures++;                            \
+      fprintf(stderr, "rank %d, %s: ", rank, where); \
+      fprintf(stderr, __VA_ARGS__);          \
+      fputc('\n', stderr);                   \
+    }                                        \
+  } while (0)
+
+typedef struct rng {
+  uint64_t s;
+} rng;
+
+static uint64_t next(rng *r)
+{
+  uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+static long range(rng *r, long lo, long hi)
+{
+  return lo + (long)(next(r) % (uint64_t)(hi - lo + 1));
+}
+
+static rng mine;        /* this rank's: the types' shapes, the data */
+static rng shared;      /* every rank's alike: message sizes, roots */
+
+static const int divisors[] = {1, 2, 3, 4, 6, 12};
+
+/* ---- types of e doubles ---- */
+
+static MPI_Datatype commit(MPI_Datatype t)
+{
+  MPI_Type_commit(&t);
+  return t;
+}
+
+static MPI_Datatype draw(int e, int depth);
+
+/* a type of exactly e doubles at non-negative displacements, its data
+   within its bounds and never overlapping, committed (MPI_DOUBLE itself
+   for some e == 1) */
+static MPI_Datatype draw(int e, int depth)
+{
+  MPI_Datatype t, in;
+  MPI_Aint lb, ext;
+  int kind = (int)range(&mine, 0, depth > 1 ? 5 : 8);
+  if (e == 1 && kind == 0)
+    return MPI_DOUBLE;
+  switch (kind) {
+  case 1: {                                   /* vector */
+    int bl = 1;
+    while (bl < e && range(&mine, 0, 1))
+      bl++;
+    while (e % bl)
+      bl--;
+    MPI_Type_vector(e / bl, bl, bl + (int)range(&mine, 0, 3), MPI_DOUBLE, &t);
+    return commit(t);
+  }
+  case 2: {                                   /* indexed, some shuffled */
+    int bls[12], ds[12], n = 0, at = (int)range(&mine, 0, 2);
+    for (int left = e; left > 0; n++) {
+      bls[n] = (int)range(&mine, 1, left);
+      ds[n] = at;
+      at += bls[n] + (int)range(&mine, 0, 3);
+      left -= bls[n];
+    }
+    if (range(&mine, 0, 1))
+      for (int i = n - 1; i > 0; i--) {
+        int j = (int)range(&mine, 0, i), b = bls[i], d = ds[i];
+        bls[i] = bls[j], ds[i] = ds[j], bls[j] = b, ds[j] = d;
+      }
+    MPI_Type_indexed(n, bls, ds, MPI_DOUBLE, &t);
+    return commit(t);
+  }
+  case 3: {                                   /* resized: padding after */
+    in = draw(e, depth + 1);
+    MPI_Type_get_true_extent(in, &lb, &ext);
+    MPI_Type_create_resized(in, 0, lb + ext + 8 * range(&mine, 1, 3), &t);
+    if (in != MPI_DOUBLE)
+      MPI_Type_free(&in);
+    return commit(t);
+  }
+  case 4: {                                   /* contiguous */
+    MPI_Type_contiguous(e, MPI_DOUBLE, &t);
+    return commit(t);
+  }
+  case 5: {                                   /* hvector of a smaller type */
+    int a = divisors[range(&mine, 0, 5)];
+    while (e % a)
+      a--;
+    in = draw(e / a, depth + 1);
+    MPI_Type_get_true_extent(in, &lb, &ext);
+    MPI_Type_create_hvector(a, 1, ext + 8 * range(&mine, 0, 2), in, &t);
+    if (in != MPI_DOUBLE)
+      MPI_Type_free(&in);
+    return commit(t);
+  }
+  case 6: {                                   /* struct of two parts */
+    if (e < 2)
+      return draw(e, depth + 1);
+    int e1 = (int)range(&mine, 1, e - 1);
+    MPI_Datatype m[2] = {draw(e1, depth + 1), draw(e - e1, depth + 1)};
+    MPI_Type_get_true_extent(m[0], &lb, &ext);
+    int bl[2] = {1, 1};
+    MPI_Aint d[2] = {0, lb + ext + 8 * range(&mine, 0, 2)};
+    MPI_Type_create_struct(2, bl, d, m, &t);
+    for (int i = 0; i < 2; i++)
+      if (m[i] != MPI_DOUBLE)
+        MPI_Type_free(&m[i]);
+    return commit(t);
+  }
+  case 7: {                                   /* 2D subarray */
+    int r = 1;
+    while (r < e && range(&mine, 0, 1))
+      r++;
+    while (e % r)
+      r--;
+    int sub[2] = {r, e / r}, full[2], start[2];
+    for (int i = 0; i < 2; i++) {
+      full[i] = sub[i] + (int)range(&mine, 0, 3);
+      start[i] = (int)range(&mine, 0, full[i] - sub[i]);
+    }
+    MPI_Type_create_subarray(2, full, sub, start, MPI_ORDER_C, MPI_DOUBLE, &t);
+    return commit(t);
+  }
+  default:
+    if (e == 1)
+      return MPI_DOUBLE;
+    MPI_Type_contiguous(e, MPI_DOUBLE, &t);
+    return commit(t);
+  }
+}
+
+static void drop(MPI_Datatype *t)
+{
+  if (*t != MPI_DOUBLE && *t != MPI_DATATYPE_NULL)
+    MPI_Type_free(t);
+}
+
+/* bytes (count, t) covers from the buffer's start */
+static size_t span(MPI_Datatype t, MPI_Count count)
+{
+  MPI_Aint lb, ext, tlb, text;
+  MPI_Type_get_extent(t, &lb, &ext);
+  MPI_Type_get_true_extent(t, &tlb, &text);
+  return count ? (size_t)((count - 1) * ext + tlb + text) : 0;
+}
+
+static MPI_Aint extent_of(MPI_Datatype t)
+{
+  MPI_Aint lb, ext;
+  MPI_Type_get_extent(t, &lb, &ext);
+  return ext;
+}
+
+/* a message of a multiple of 12 doubles, every rank drawing it alike */
+static long message(void)
+{
+  return 12 * range(&shared, 0, max_doubles / 12);
+}
+
+/* ---- one side: slots in one buffer ---- */
+
+#define MAXP 8
+typedef struct side {
+  int n;
+  MPI_Datatype t[MAXP];       /* w forms: a type a slot; else t[0] */
+  int e[MAXP];                /* doubles in each slot's type */
+  int counts[MAXP], displs[MAXP];
+  MPI_Count ccounts[MAXP];
+  MPI_Aint adispls[MAXP];
+  size_t len;
+  char *buf, *ref;            /* the interposer's run, MPICH's */
+} side;
+
+/* n slots of m[i] doubles each: a type a slot (w) or one for all; fixed:
+   slot i at i * count extents (the forms without displacements) */
+static void side_make(side *s, int n, const long *m, bool w, bool fixed, bool fill)
+{
+  memset(s, 0, sizeof(*s));
+  s->n = n;
+  int e0 = divisors[range(&mine, 0, 5)];
+  for (int i = 0; i < n; i++)
+    while (m[i] % e0)
+      e0 = divisors[range(&mine, 0, 5)];
+  MPI_Datatype one = w ? MPI_DATATYPE_NULL : draw(e0, 0);
+  size_t at = 0;
+  for (int i = 0; i < n; i++) {
+    int e = w ? divisors[range(&mine, 0, 5)] : e0;
+    s->t[i] = w ? draw(e, 0) : one;
+    s->e[i] = e;
+    MPI_Count c = m[i] / e;
+    s->counts[i] = (int)c;
+    s->ccounts[i] = c;
+    MPI_Aint ext = extent_of(s->t[i]);
+    if (fixed) {
+      s->displs[i] = (int)(i * c);
+      s->adispls[i] = i * c;
+      at = (size_t)((i * c) * ext) + span(s->t[i], c);
+    } else if (w) {
+      at += (size_t)range(&mine, 0, 15);
+      s->displs[i] = (int)at;
+      s->adispls[i] = (MPI_Aint)at;
+      at += span(s->t[i], c);
+    } else {
+      size_t d = (at + (size_t)ext - 1) / (size_t)ext + (size_t)range(&mine, 0, 1);
+      s->displs[i] = (int)d;
+      s->adispls[i] = (MPI_Aint)d;
+      at = d * (size_t)ext + span(s->t[i], c);
+    }
+    if (s->len < at)
+      s->len = at;
+  }
+  s->len += 16;
+  s->buf = malloc(s->len);
+  s->ref = malloc(s->len);
+  for (size_t i = 0; i < s->len; i++)
+    s->buf[i] = (char)(fill ? next(&mine) : 0xa5 ^ (i * 7));
+  memcpy(s->ref, s->buf, s->len);
+}
+
+static void side_free(side *s)
+{
+  MPI_Datatype first = s->n ? s->t[0] : MPI_DATATYPE_NULL;
+  for (int i = 0; i < s->n; i++)
+    if (i == 0 || s->t[i] != first)
+      drop(&s->t[i]);
+  free(s->buf);
+  free(s->ref);
+}
+
+static void compare(const side *s, const char *what, int rc, int rc_ref)
+{
+  CHECK(rc == rc_ref, "%s: returned %d, MPICH %d", what, rc, rc_ref);
+  for (size_t i = 0; i < s->len; i++)
+    if (s->buf[i] != s->ref[i]) {
+      CHECK(0, "%s: byte %zu of %zu differs from MPICH's (%d slots, count %d, extent "
+            "%ld)", what, i, s->len, s->n, s->counts[0], (long)extent_of(s->t[0]));
+      if (getenv("DL_TEST_TRACE"))
+        for (size_t j = i & ~(size_t)7; j < s->len && j < i + 64; j += 8)
+          fprintf(stderr, "  %zu: %016llx %016llx\n", j,
+                  (unsigned long long)*(const uint64_t *)(s->buf + j),
+                  (unsigned long long)*(const uint64_t *)(s->ref + j));
+      return;
+    }
+}
+
+/* ---- the collectives ---- */
+
+static void t_bcast(MPI_Comm comm, bool c)
+{
+  int n, me, root = (int)range(&shared, 0, size - 1) % size;
+  MPI_Comm_size(comm, &n);
+  MPI_Comm_rank(comm, &me);
+  long m = message();
+  side s;
+  side_make(&s, 1, &m, false, true, me == root);
+  int rc = c ? MPI_Bcast_c(s.buf, s.ccounts[0], s.t[0], root, comm)
+             : MPI_Bcast(s.buf, s.counts[0], s.t[0], root, comm);
+  int rr = c ? PMPI_Bcast_c(s.ref, s.ccounts[0], s.t[0], root, comm)
+             : PMPI_Bcast(s.ref, s.counts[0], s.t[0], root, comm);
+  compare(&s, c ? "MPI_Bcast_c" : "MPI_Bcast", rc, rr);
+  side_free(&s);
+}
+
+/* Gather(v) and Scatter(v); in place at the root when inplace */
+static void t_rooted(MPI_Comm comm, bool scatter, bool v, bool c, bool inplace)
+{
+  int n, me, root = (int)range(&shared, 0, size - 1) % size;
+  MPI_Comm_size(comm, &n);
+  MPI_Comm_rank(comm, &me);
+  long m[MAXP], one = message();
+  for (int i = 0; i < n; i++)
+    m[i] = v ? message() : one;
+  side many, single;
+  side_make(&many, n, m, false, !v, scatter);
+  side_make(&single, 1, &m[me], false, true, !scatter);
+  bool ip = inplace && me == root;
+  const char *name;
+  int rc, rr;
+  if (!scatter) {
+    const void *sb = ip ? MPI_IN_PLACE : single.buf, *sr = ip ? MPI_IN_PLACE : single.ref;
+    if (v && c) {
+      name = "MPI_Gatherv_c";
+      rc = MPI_Gatherv_c(sb, single.ccounts[0], single.t[0], many.buf, many.ccounts,
+                         many.adispls, many.t[0], root, comm);
+      rr = PMPI_Gatherv_c(sr, single.ccounts[0], single.t[0], many.ref, many.ccounts,
+                          many.adispls, many.t[0], root, comm);
+    } else if (v) {
+      name = "MPI_Gatherv";
+      rc = MPI_Gatherv(sb, single.counts[0], single.t[0], many.buf, many.counts,
+                       many.displs, many.t[0], root, comm);
+      rr = PMPI_Gatherv(sr, single.counts[0], single.t[0], many.ref, many.counts,
+                        many.displs, many.t[0], root, comm);
+    } else if (c) {
+      name = "MPI_Gather_c";
+      rc = MPI_Gather_c(sb, single.ccounts[0], single.t[0], many.buf, many.ccounts[0],
+                        many.t[0], root, comm);
+      rr = PMPI_Gather_c(sr, single.ccounts[0], single.t[0], many.ref, many.ccounts[0],
+                         many.t[0], root, comm);
+    } else {
+      name = "MPI_Gather";
+      rc = MPI_Gather(sb, single.counts[0], single.t[0], many.buf, many.counts[0],
+                      many.t[0], root, comm);
+      rr = PMPI_Gather(sr, single.counts[0], single.t[0], many.ref, many.counts[0],
+                       many.t[0], root, comm);
+    }
+    compare(&many, name, rc, rr);
+    compare(&single, name, rc, rr);
+  } else {
+    void *rb = ip ? MPI_IN_PLACE : single.buf, *rbr = ip ? MPI_IN_PLACE : single.ref;
+    if (v && c) {
+      name = "MPI_Scatterv_c";
+      rc = MPI_Scatterv_c(many.buf, many.ccounts, many.adispls, many.t[0], rb,
+                          single.ccounts[0], single.t[0], root, comm);
+      rr = PMPI_Scatterv_c(many.ref, many.ccounts, many.adispls, many.t[0], rbr,
+                           single.ccounts[0], single.t[0], root, comm);
+    } else if (v) {
+      name = "MPI_Scatterv";
+      rc = MPI_Scatterv(many.buf, many.counts, many.displs, many.t[0], rb, single.counts[0],
+                        single.t[0], root, comm);
+      rr = PMPI_Scatterv(many.ref, many.counts, many.displs, many.t[0], rbr,
+                         single.counts[0], single.t[0], root, comm);
+    } else if (c) {
+      name = "MPI_Scatter_c";
+      rc = MPI_Scatter_c(many.buf, many.ccounts[0], many.t[0], rb, single.ccounts[0],
+                         single.t[0], root, comm);
+      rr = PMPI_Scatter_c(many.ref, many.ccounts[0], many.t[0], rbr, single.ccounts[0],
+                          single.t[0], root, comm);
+    } else {
+      name = "MPI_Scatter";
+      rc = MPI_Scatter(many.buf, many.counts[0], many.t[0], rb, single.counts[0],
+                       single.t[0], root, comm);
+      rr = PMPI_Scatter(many.ref, many.counts[0], many.t[0], rbr, single.counts[0],
+                        single.t[0], root, comm);
+    }
+    compare(&single, name, rc, rr);
+    compare(&many, name, rc, rr);
+  }
+  side_free(&many);
+  side_free(&single);
+}
+
+/* Allgather(v), in place or not */
+static void t_allgather(MPI_Comm comm, bool v, bool c, bool ip)
+{
+  int n, me;
+  MPI_Comm_size(comm, &n);
+  MPI_Comm_rank(comm, &me);
+  long m[MAXP], one = message();
+  for (int i = 0; i < n; i++)
+    m[i] = v ? message() : one;
+  side r, s;
+  side_make(&r, n, m, false, !v, ip);
+  side_make(&s, 1, &m[me], false, true, true);
+  const void *sb = ip ? MPI_IN_PLACE : s.buf, *sr = ip ? MPI_IN_PLACE : s.ref;
+  int rc, rr;
+  if (v && c) {
+    rc = MPI_Allgatherv_c(sb, s.ccounts[0], s.t[0], r.buf, r.ccounts, r.adispls, r.t[0], comm);
+    rr = PMPI_Allgatherv_c(sr, s.ccounts[0], s.t[0], r.ref, r.ccounts, r.adispls, r.t[0],
+                           comm);
+  } else if (v) {
+    rc = MPI_Allgatherv(sb, s.counts[0], s.t[0], r.buf, r.counts, r.displs, r.t[0], comm);
+    rr = PMPI_Allgatherv(sr, s.counts[0], s.t[0], r.ref, r.counts, r.displs, r.t[0], comm);
+  } else if (c) {
+    rc = MPI_Allgather_c(sb, s.ccounts[0], s.t[0], r.buf, r.ccounts[0], r.t[0], comm);
+    rr = PMPI_Allgather_c(sr, s.ccounts[0], s.t[0], r.ref, r.ccounts[0], r.t[0], comm);
+  } else {
+    rc = MPI_Allgather(sb, s.counts[0], s.t[0], r.buf, r.counts[0], r.t[0], comm);
+    rr = PMPI_Allgather(sr, s.counts[0], s.t[0], r.ref, r.counts[0], r.t[0], comm);
+  }
+  compare(&r, v ? "MPI_Allgatherv" : "MPI_Allgather", rc, rr);
+  compare(&s, v ? "MPI_Allgatherv" : "MPI_Allgather", rc, rr);
+  side_free(&r);
+  side_free(&s);
+}
+
+/* the message from rank i to rank j of an all-to-all: drawn alike
+   everywhere */
+static void pair_sizes(int n, long m[MAXP][MAXP], bool v)
+{
+  long one = message();
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      m[i][j] = v ? message() : one;
+}
+
+/* Alltoall(v,w), in place or not */
+static void t_alltoall(MPI_Comm comm, int form, bool c, bool ip)
+{
+  int n, me;
+  MPI_Comm_size(comm, &n);
+  MPI_Comm_rank(comm, &me);
+  long m[MAXP][MAXP], out[MAXP] = {0}, in[MAXP] = {0};
+  pair_sizes(n, m, form > 0);
+  for (int j = 0; j < n; j++) {
+    out[j] = m[me][j];
+    in[j] = m[j][me];
+  }
+  side s, r;
+  /* in place: each pair's two messages are alike */
+  if (ip)
+    for (int j = 0; j < n; j++)
+      in[j] = m[me < j ? me : j][me < j ? j : me];
+  side_make(&s, n, out, form == 2, form == 0, true);
+  side_make(&r, n, in, form == 2, form == 0, ip);
+  const void *sb = ip ? MPI_IN_PLACE : s.buf, *sr = ip ? MPI_IN_PLACE : s.ref;
+  int rc, rr;
+  const char *name = form == 0 ? "MPI_Alltoall" : form == 1 ? "MPI_Alltoallv" : "MPI_Alltoallw";
+  if (form == 0 && c) {
+    rc = MPI_Alltoall_c(sb, s.ccounts[0], s.t[0], r.buf, r.ccounts[0], r.t[0], comm);
+    rr = PMPI_Alltoall_c(sr, s.ccounts[0], s.t[0], r.ref, r.ccounts[0], r.t[0], comm);
+  } else if (form == 0) {
+    rc = MPI_Alltoall(sb, s.counts[0], s.t[0], r.buf, r.counts[0], r.t[0], comm);
+    rr = PMPI_Alltoall(sr, s.counts[0], s.t[0], r.ref, r.counts[0], r.t[0], comm);
+  } else if (form == 1 && c) {
+    rc = MPI_Alltoallv_c(sb, s.ccounts, s.adispls, s.t[0], r.buf, r.ccounts, r.adispls,
+                         r.t[0], comm);
+    rr = PMPI_Alltoallv_c(sr, s.ccounts, s.adispls, s.t[0], r.ref, r.ccounts, r.adispls,
+                          r.t[0], comm);
+  } else if (form == 1) {
+    rc = MPI_Alltoallv(sb, s.counts, s.displs, s.t[0], r.buf, r.counts, r.displs, r.t[0],
+                       comm);
+    rr = PMPI_Alltoallv(sr, s.counts, s.displs, s.t[0], r.ref, r.counts, r.displs, r.t[0],
+                        comm);
+  } else if (c) {
+    rc = MPI_Alltoallw_c(sb, s.ccounts, s.adispls, s.t, r.buf, r.ccounts, r.adispls, r.t,
+                         comm);
+    rr = PMPI_Alltoallw_c(sr, s.ccounts, s.adispls, s.t, r.ref, r.ccounts, r.adispls, r.t,
+                          comm);
+  } else {
+    rc = MPI_Alltoallw(sb, s.counts, s.displs, s.t, r.buf, r.counts, r.displs, r.t, comm);
+    rr = PMPI_Alltoallw(sr, s.counts, s.displs, s.t, r.ref, r.counts, r.displs, r.t, comm);
+  }
+  compare(&r, name, rc, rr);
+  compare(&s, name, rc, rr);
+  side_free(&s);
+  side_free(&r);
+}
+
+/* the neighbour forms on a line of ranks (not periodic: the ends' outer
+   slots face MPI_PROC_NULL and must stay as they were) */
+static void t_neighbor(MPI_Comm line, int form, bool c)
+{
+  int me, n;
+  MPI_Comm_rank(line, &me);
+  MPI_Comm_size(line, &n);
+  /* a message per rank and direction: to the left (slot 0), to the right
+     (slot 1); received from the left neighbour's right one and the right
+     neighbour's left one */
+  long left[MAXP], right[MAXP], out[2] = {0}, in[2] = {0};
+  for (int i = 0; i < n; i++) {
+    left[i] = message();
+    right[i] = form == 3 || form == 4 ? left[i] : message();
+  }
+  out[0] = left[me];
+  out[1] = right[me];
+  in[0] = me > 0 ? right[me - 1] : 12;
+  in[1] = me < n - 1 ? left[me + 1] : 12;
+  if (form == 0 || form == 3) {          /* one count a side: all alike */
+    long one = message();
+    out[0] = out[1] = in[0] = in[1] = one;
+  }
+  side s, r;
+  bool w = form == 2, fixed = form == 0 || form == 3;
+  side_make(&s, form >= 3 ? 1 : 2, out, w, fixed, true);
+  side_make(&r, 2, in, w, fixed, false);
+  int rc, rr;
+  const char *name;
+  switch (form) {
+  case 0:
+    name = "MPI_Neighbor_alltoall";
+    rc = c ? MPI_Neighbor_alltoall_c(s.buf, s.ccounts[0], s.t[0], r.buf, r.ccounts[0],
+                                     r.t[0], line)
+           : MPI_Neighbor_alltoall(s.buf, s.counts[0], s.t[0], r.buf, r.counts[0], r.t[0],
+                                   line);
+    rr = c ? PMPI_Neighbor_alltoall_c(s.ref, s.ccounts[0], s.t[0], r.ref, r.ccounts[0],
+                                      r.t[0], line)
+           : PMPI_Neighbor_alltoall(s.ref, s.counts[0], s.t[0], r.ref, r.counts[0], r.t[0],
+                                    line);
+    break;
+  case 1:
+    name = "MPI_Neighbor_alltoallv";
+    rc = c ? MPI_Neighbor_alltoallv_c(s.buf, s.ccounts, s.adispls, s.t[0], r.buf,
+                                      r.ccounts, r.adispls, r.t[0], line)
+           : MPI_Neighbor_alltoallv(s.buf, s.counts, s.displs, s.t[0], r.buf, r.counts,
+                                    r.displs, r.t[0], line);
+    rr = c ? PMPI_Neighbor_alltoallv_c(s.ref, s.ccounts, s.adispls, s.t[0], r.ref,
+                                       r.ccounts, r.adispls, r.t[0], line)
+           : PMPI_Neighbor_alltoallv(s.ref, s.counts, s.displs, s.t[0], r.ref, r.counts,
+                                     r.displs, r.t[0], line);
+    break;
+  case 2:
+    name = "MPI_Neighbor_alltoallw";
+    rc = c ? MPI_Neighbor_alltoallw_c(s.buf, s.ccounts, s.adispls, s.t, r.buf, r.ccounts,
+                                      r.adispls, r.t, line)
+           : MPI_Neighbor_alltoallw(s.buf, s.counts, s.adispls, s.t, r.buf, r.counts,
+                                    r.adispls, r.t, line);
+    rr = c ? PMPI_Neighbor_alltoallw_c(s.ref, s.ccounts, s.adispls, s.t, r.ref, r.ccounts,
+                                       r.adispls, r.t, line)
+           : PMPI_Neighbor_alltoallw(s.ref, s.counts, s.adispls, s.t, r.ref, r.counts,
+                                     r.adispls, r.t, line);
+    break;
+  case 3:
+    name = "MPI_Neighbor_allgather";
+    rc = c ? MPI_Neighbor_allgather_c(s.buf, s.ccounts[0], s.t[0], r.buf, r.ccounts[0],
+                                      r.t[0], line)
+           : MPI_Neighbor_allgather(s.buf, s.counts[0], s.t[0], r.buf, r.counts[0], r.t[0],
+                                    line);
+    rr = c ? PMPI_Neighbor_allgather_c(s.ref, s.ccounts[0], s.t[0], r.ref, r.ccounts[0],
+                                       r.t[0], line)
+           : PMPI_Neighbor_allgather(s.ref, s.counts[0], s.t[0], r.ref, r.counts[0],
+                                     r.t[0], line);
+    break;
+  default:
+    name = "MPI_Neighbor_allgatherv";
+    rc = c ? MPI_Neighbor_allgatherv_c(s.buf, s.ccounts[0], s.t[0], r.buf, r.ccounts,
+                                       r.adispls, r.t[0], line)
+           : MPI_Neighbor_allgatherv(s.buf, s.counts[0], s.t[0], r.buf, r.counts, r.displs,
+                                     r.t[0], line);
+    rr = c ? PMPI_Neighbor_allgatherv_c(s.ref, s.ccounts[0], s.t[0], r.ref, r.ccounts,
+                                        r.adispls, r.t[0], line)
+           : PMPI_Neighbor_allgatherv(s.ref, s.counts[0], s.t[0], r.ref, r.counts,
+                                      r.displs, r.t[0], line);
+    break;
+  }
+  compare(&r, name, rc, rr);
+  compare(&s, name, rc, rr);
+  side_free(&s);
+  side_free(&r);
+}
+
+/* an uncommitted type: MPICH's error, through the communicator's handler
+   (here: returned), and nothing written */
+static void t_uncommitted(MPI_Comm comm)
+{
+  int n;
+  MPI_Comm_size(comm, &n);
+  MPI_Datatype t;
+  MPI_Type_vector(3, 1, 2, MPI_DOUBLE, &t);
+  double sb[6 * MAXP], rb[6 * MAXP], ref[6 * MAXP];
+  for (int i = 0; i < 6 * MAXP; i++)
+    sb[i] = i, rb[i] = ref[i] = -1;
+  int counts[MAXP], displs[MAXP];
+  for (int i = 0; i < n; i++)
+    counts[i] = 1, displs[i] = 6 * i;
+  int rc = MPI_Alltoallv(sb, counts, displs, t, rb, counts, displs, t, comm);
+  int cls = -1;
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_TYPE, "MPI_Alltoallv of an uncommitted type: class %d, not "
+        "MPI_ERR_TYPE", cls);
+  CHECK(memcmp(rb, ref, sizeof(rb)) == 0, "MPI_Alltoallv of an uncommitted type wrote");
+  rc = MPI_Bcast(rb, 1, t, 0, comm);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_TYPE, "MPI_Bcast of an uncommitted type: class %d", cls);
+  MPI_Type_free(&t);
+}
+
+static unsigned long long served(void)
+{
+  int (*counts)(unsigned long long *, int) =
+      (int (*)(unsigned long long *, int))dlsym(RTLD_DEFAULT, "dl_preload_counts");
+  unsigned long long c[8] = {0};
+  if (!counts || counts(c, 8) < 7)
+    return 0;
+  return c[6];
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size > MAXP) {
+    if (rank == 0)
+      fprintf(stderr, "at most %d ranks\n", MAXP);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  const char *e = getenv("DL_TEST_SEED");
+  unsigned long long seed = e ? strtoull(e, NULL, 10) : (unsigned long long)time(NULL);
+  MPI_Bcast(&seed, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+  int rounds = getenv("DL_COLL_ROUNDS") ? atoi(getenv("DL_COLL_ROUNDS")) : 30;
+  if (getenv("DL_COLL_MAX"))
+    max_doubles = atol(getenv("DL_COLL_MAX"));
+  mine.s = seed * 1000003 + (uint64_t)rank;
+  shared.s = seed;
+  MPI_Comm comm, line;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  int dims[1] = {size}, periods[1] = {0};
+  MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &line);
+  for (int k = 0; k < rounds; k++) {
+    bool c = k % 2, ip = k % 3 == 1;
+    snprintf(where, sizeof(where), "round %d%s%s", k, c ? ", _c form" : "",
+             ip ? ", in place" : "");
+    t_bcast(comm, c);
+    for (int v = 0; v < 2; v++) {
+      t_rooted(comm, false, v, c, ip);
+      t_rooted(comm, true, v, c, ip);
+      t_allgather(comm, v, c, ip);
+    }
+    for (int form = 0; form < 3; form++)
+      t_alltoall(comm, form, c, ip);
+    for (int form = 0; form < 5; form++)
+      t_neighbor(line, form, c);
+  }
+  t_uncommitted(comm);
+  const char *expect = getenv("DL_EXPECT_PRELOAD");
+  unsigned long long got = served();
+  if (expect && *expect == '1')
+    CHECK(got > 0, "the interposer served no collective");
+  if (expect && *expect == '0')
+    CHECK(got == 0, "collectives served without the interposer");
+  int all = 0;
+  MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0)
+    printf("test_coll: %d ranks, %d rounds, seed %llu: %s\n", size, rounds, seed,
+           all ? "FAILED" : "ok");
+  MPI_Comm_free(&line);
+  MPI_Comm_free(&comm);
+  MPI_Finalize();
+  return all ? 1 : 0;
+}

@@ -75,6 +75,11 @@ run2 $pre -genv DL_RMA_MAP always -genv DL_STRATEGY pack \
 # puts in fence epochs land at the target, whatever the model says
 run $pre -genv DL_RMA_LAND always -genv DL_EXPECT_RMA_ROUTES direct,landed,tallied \
     -genv DL_FORBID_RMA_ROUTES mapped
+# landed puts and gets of one type structure in one epoch (each fixed
+# batch's ops have types alike, which decode to one dataloop type): the
+# target may take a get request before the put that carried the type
+run $pre -genv DL_RMA_MAP never -genv DL_RMA_LAND always \
+    -genv DL_EXPECT_RMA_ROUTES direct,landed -genv DL_FORBID_RMA_ROUTES mapped,tallied
 run $pre -genv DL_RMA_LAND always -genv DL_RMA_LAND_CHUNK 1000 \
     -genv DL_EXPECT_RMA_ROUTES direct,landed
 run2 $pre -genv DL_STRATEGY pack -genv DL_RMA_MAP never -genv DL_EXPECT_RMA_ROUTES direct,pack \

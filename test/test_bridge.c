@@ -1,8 +1,8 @@
 /* dl_type_from_mpi: every predefined type against MPICH, and thousands of
  * random types built with MPI constructors decoded back into the type
  * dataloop's own constructors build from the same recipe, at the bounds
- * MPICH reports for every level; caching,
- * dup, free and errors. A plain single-process MPI program. */
+ * MPICH reports for every level; caching (on the type, and by structure
+ * across types), dup, free and errors. A plain single-process MPI program. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +186,75 @@ START_TEST(random_decode)
 }
 END_TEST
 
+/* a type made again from the same constructors and arguments decodes to
+   the same dataloop type, kept by its structure; one differing anywhere
+   does not; the bytes stay the host model's */
+START_TEST(shared_by_structure)
+{
+  rng r = {seed ^ 0x5eed};
+  int n = test_scaled(400), shared = 0, derived_n = 0;
+  for (int it = 0; it < n; it++) {
+    rtype rt;
+    ck_assert_int_eq(rtype_gen(&r, (int)rng_range(&r, 1, 4), &rt, NULL), 0);
+    MPI_Datatype a, b;
+    model *host;
+    ck_assert_int_eq(recipe_host(rt.rc, &a, &host), MPI_SUCCESS);
+    if (rt.rc->kind == RT_BUILTIN) {
+      model_free(host);
+      rtype_free(&rt);
+      continue;
+    }
+    derived_n++;
+    MPI_Type_commit(&a);
+    dl_type *ta, *tb;
+    ck_assert_int_eq(dl_type_from_mpi(a, &ta), DL_OK);
+    /* both alive: two types, one decoded form (without the structure's
+       key they would be two allocations) */
+    ck_assert_int_eq(recipe_build_mpi(rt.rc, &b), MPI_SUCCESS);
+    MPI_Type_commit(&b);
+    ck_assert_int_eq(dl_type_from_mpi(b, &tb), DL_OK);
+    shared += ta == tb;
+    MPI_Type_free(&a);
+    dl_count count = rng_range(&r, 1, 3);
+    mrun *runs;
+    size_t nruns;
+    model_bytemap(host, count, &runs, &nruns);
+    size_t size = runs_bytes(runs, nruns), q = 0;
+    tbuf mem;
+    tbuf_for(runs, nruns, &mem, rng_next(&r));
+    char *got = malloc(size + 1), *want = malloc(size + 1);
+    model_pack(runs, nruns, mem.origin, want);
+    ck_assert_int_eq(dl_pack(mem.origin, count, tb, got, size, &q), DL_OK);
+    ck_assert_msg(q == size && memcmp(got, want, size) == 0, "seed %llu: the type made "
+                  "again packs otherwise: %s", (unsigned long long)seed, rt.desc);
+    free(got);
+    free(want);
+    free(runs);
+    tbuf_free(&mem);
+    MPI_Type_free(&b);
+    model_free(host);
+    rtype_free(&rt);
+  }
+  /* keys past DLI_SHAPE_MAX_KEY words (long index lists) are not kept */
+  ck_assert_msg(shared >= derived_n * 9 / 10, "%d of %d types made again shared their "
+                "decoded form", shared, derived_n);
+  /* alike but for one argument, or one predefined type: not shared */
+  MPI_Datatype v[4];
+  dl_type *t[4];
+  MPI_Type_vector(3, 1, 2, MPI_INT, &v[0]);
+  MPI_Type_vector(3, 1, 3, MPI_INT, &v[1]);
+  MPI_Type_vector(3, 1, 2, MPI_FLOAT, &v[2]);
+  MPI_Type_contiguous(2, v[0], &v[3]);
+  for (int i = 0; i < 4; i++) {
+    MPI_Type_commit(&v[i]);
+    ck_assert_int_eq(dl_type_from_mpi(v[i], &t[i]), DL_OK);
+  }
+  ck_assert(t[0] != t[1] && t[0] != t[2] && t[1] != t[2] && t[3] != t[0]);
+  for (int i = 0; i < 4; i++)
+    MPI_Type_free(&v[i]);
+}
+END_TEST
+
 START_TEST(int_forms_dup_and_f90)
 {
   /* the MPI-3 (int) constructors store their arguments differently */
@@ -258,6 +327,7 @@ int main(int argc, char **argv)
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, named_types);
   tcase_add_test(tc, random_decode);
+  tcase_add_test(tc, shared_by_structure);
   tcase_add_test(tc, int_forms_dup_and_f90);
   tcase_add_test(tc, errors);
   int rc = test_run("bridge", tc, true);

@@ -1,12 +1,14 @@
 /* dl_type_from_mpi: any MPI datatype as a dataloop type, decoded by
  * MPI_Type_get_envelope_c/get_contents_c and built with the same
- * constructors, cached on the datatype with an attribute. */
+ * constructors, cached on the datatype with an attribute and by its
+ * structure (shape.h), so that a type made again decodes at once. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 #include "bridge.h"
+#include "contents.h"
+#include "shape.h"
 
 /* the attribute that caches a derived datatype's dataloop type; created at
    first use and freed at MPI_Finalize (see finalize_cb) */
@@ -19,6 +21,7 @@ typedef struct entry {
   dl_type *t;
   dli_mpi_info info;         /* props: DLI_MPI_*, ZERO_BL and NEG_STD */
   _Atomic dl_count blocks;   /* dli_mpi_blocks's, counted at first need */
+  uint64_t shape;            /* its structure's id (shape.h), 0: not kept */
 } entry;
 
 /* ZERO_BL: an empty type with bounds, a blocklength-0 vector or
@@ -55,6 +58,9 @@ static int finalize_cb(MPI_Comm comm, int key, void *val, void *extra)
   (void)comm; (void)val; (void)extra;
   if (type_key != MPI_KEYVAL_INVALID)
     PMPI_Type_free_keyval(&type_key);
+  pthread_mutex_lock(&build_lock);
+  dli_shape_flush();
+  pthread_mutex_unlock(&build_lock);
   dli_named_free();
   PMPI_Comm_free_keyval(&key);
   return MPI_SUCCESS;
@@ -67,67 +73,6 @@ static void make_keys(void)
     type_key = MPI_KEYVAL_INVALID;
   if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_cb, &self_key, NULL) == MPI_SUCCESS)
     PMPI_Comm_set_attr(MPI_COMM_SELF, self_key, NULL);
-}
-
-/* the contents of a derived datatype; v[] holds the integer arguments in
-   MPI-4's large-count order whichever form built the type */
-typedef struct contents {
-  int comb;
-  MPI_Count ni, na, nc, nd;
-  int *ints;
-  MPI_Aint *aints;
-  MPI_Count *counts;
-  MPI_Datatype *types;
-  int64_t *v;
-} contents;
-
-static void contents_free(contents *c)
-{
-  for (MPI_Count i = 0; i < c->nd; i++) {
-    MPI_Count ni, na, nc, nd;
-    int comb;
-    if (PMPI_Type_get_envelope_c(c->types[i], &ni, &na, &nc, &nd, &comb) != MPI_SUCCESS ||
-        comb != MPI_COMBINER_NAMED)
-      PMPI_Type_free(&c->types[i]);    /* get_contents returned a reference */
-  }
-  free(c->ints);
-  free(c->aints);
-  free(c->counts);
-  free(c->types);
-  free(c->v);
-}
-
-static int get_contents(MPI_Datatype dt, contents *c)
-{
-  memset(c, 0, sizeof(*c));
-  if (PMPI_Type_get_envelope_c(dt, &c->ni, &c->na, &c->nc, &c->nd, &c->comb) != MPI_SUCCESS)
-    return DL_ERR_ARG;
-  if (c->comb == MPI_COMBINER_NAMED)
-    return DL_OK;
-  c->ints = malloc(sizeof(int) * (size_t)(c->ni + 1));
-  c->aints = malloc(sizeof(MPI_Aint) * (size_t)(c->na + 1));
-  c->counts = malloc(sizeof(MPI_Count) * (size_t)(c->nc + 1));
-  c->types = malloc(sizeof(MPI_Datatype) * (size_t)(c->nd + 1));
-  c->v = malloc(sizeof(int64_t) * (size_t)(c->ni + c->na + c->nc + 1));
-  if (!c->ints || !c->aints || !c->counts || !c->types || !c->v)
-    return DL_ERR_NOMEM;
-  MPI_Count nd = c->nd;
-  c->nd = 0;          /* nothing to free until the call fills them */
-  if (PMPI_Type_get_contents_c(dt, c->ni, c->na, c->nc, nd, c->ints, c->aints,
-                               c->counts, c->types) != MPI_SUCCESS)
-    return DL_ERR_ARG;
-  c->nd = nd;
-  MPI_Count k = 0;
-  if (c->nc > 0 && c->comb != MPI_COMBINER_SUBARRAY && c->comb != MPI_COMBINER_DARRAY) {
-    for (MPI_Count i = 0; i < c->nc; i++)
-      c->v[k++] = c->counts[i];
-  } else {
-    for (MPI_Count i = 0; i < c->ni; i++)
-      c->v[k++] = c->ints[i];
-    for (MPI_Count i = 0; i < c->na; i++)
-      c->v[k++] = c->aints[i];
-  }
-  return DL_OK;
 }
 
 static int lookup(MPI_Datatype dt, dl_type **out, dli_mpi_info *info);
@@ -171,7 +116,7 @@ static unsigned replicated(dl_count count, const dl_count *bls, dl_count bl,
 }
 
 /* subarray: (ndims, sizes, subsizes, starts, order) in either form */
-static int subarray(const contents *c, dl_type *old, dl_type **out)
+static int subarray(const dli_contents *c, dl_type *old, dl_type **out)
 {
   int nd = c->ints[0], order;
   dl_count *s = malloc(sizeof(dl_count) * 3 * (size_t)(nd > 0 ? nd : 1));
@@ -188,7 +133,7 @@ static int subarray(const contents *c, dl_type *old, dl_type **out)
 }
 
 /* darray: (size, rank, ndims, gsizes, distribs, dargs, psizes, order) */
-static int darray(const contents *c, dl_type *old, dl_type **out)
+static int darray(const dli_contents *c, dl_type *old, dl_type **out)
 {
   int nd = c->ints[2];
   size_t n = (size_t)(nd > 0 ? nd : 1);
@@ -241,7 +186,7 @@ static dl_count unit_join(dl_count a, dl_count b)
 /* a struct; MPICH's engine misplaces data where a member does, where a
    block holds several copies of a negative-extent member, and dies on a
    member that is a blocklength-0 vector */
-static int structure(const contents *c, dl_type **out, dli_mpi_info *info)
+static int structure(const dli_contents *c, dl_type **out, dli_mpi_info *info)
 {
   int64_t n = c->v[0];
   dl_type **ty = malloc(sizeof(dl_type *) * (size_t)(n + 1));
@@ -321,7 +266,7 @@ static int host_bounds(MPI_Datatype dt, dl_type **t)
 /* the largest count of one level of a subarray or darray that MPICH
    builds as a vector over the others: every dimension but the one whose
    elements are contiguous */
-static dl_count dims_fanout(const contents *c)
+static dl_count dims_fanout(const dli_contents *c)
 {
   bool sub = c->comb == MPI_COMBINER_SUBARRAY;
   int nd = sub ? c->ints[0] : c->ints[2];
@@ -342,7 +287,7 @@ static dl_count dims_fanout(const contents *c)
    within one copy of it (the level's count, except where it divides:
    contiguous, resized and dup levels), or its old type's if larger;
    struct: already set (s) */
-static dl_count fanout_of(const contents *c, dl_count old, dl_count s)
+static dl_count fanout_of(const dli_contents *c, dl_count old, dl_count s)
 {
   dl_count own = 0;
   switch (c->comb) {
@@ -367,8 +312,8 @@ static dl_count fanout_of(const contents *c, dl_count old, dl_count s)
    what the bridge learns of it (*info) */
 static int build(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
 {
-  contents c;
-  int rc = get_contents(dt, &c);
+  dli_contents c;
+  int rc = dli_contents_get(dt, &c);
   dl_type *old = NULL;
   dli_mpi_info oi = {.basic = MPI_DATATYPE_NULL};
   unsigned op = 0, *props = &info->props;
@@ -443,7 +388,7 @@ static int build(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
     info->unit = c.nd > 0 ? oi.unit : named_unit(dt);
   if (!rc && c.comb != MPI_COMBINER_STRUCT && c.comb != MPI_COMBINER_STRUCT_INTEGER)
     info->basic = c.nd > 0 ? oi.basic : dt;
-  contents_free(&c);
+  dli_contents_free(&c);
   if (!rc && negative(*out, 0))
     *props |= NEG_STD;
   if (!rc && c.comb != MPI_COMBINER_F90_REAL && c.comb != MPI_COMBINER_F90_COMPLEX &&
@@ -478,6 +423,72 @@ dl_type *dli_type_recent(MPI_Datatype dt)
   return last.e && last.dt == dt && last.freed == f ? last.e->t : NULL;
 }
 
+/* the key of c's structure (shape.h) in *key (malloc'ed; NULL, with DL_OK,
+   when it has none: a child whose shape was not kept, a key too long) */
+static int shape_key(const dli_contents *c, int64_t **key, size_t *n)
+{
+  *key = NULL;
+  *n = 0;
+  size_t len = 5 + (size_t)(c->ni + c->na + c->nc) + 2 * (size_t)c->nd;
+  if (len > DLI_SHAPE_MAX_KEY)
+    return DL_OK;
+  int64_t *k = malloc(len * sizeof(int64_t));
+  if (!k)
+    return DL_ERR_NOMEM;
+  size_t at = 0;
+  int64_t head[5] = {c->comb, c->ni, c->na, c->nc, c->nd};
+  for (int i = 0; i < 5; i++)
+    k[at++] = head[i];
+  for (MPI_Count i = 0; i < c->ni; i++)
+    k[at++] = c->ints[i];
+  for (MPI_Count i = 0; i < c->na; i++)
+    k[at++] = c->aints[i];
+  for (MPI_Count i = 0; i < c->nc; i++)
+    k[at++] = c->counts[i];
+  for (MPI_Count i = 0; i < c->nd; i++) {
+    dl_type *t;
+    dli_mpi_info ci;
+    int rc = lookup(c->types[i], &t, &ci);
+    if (rc) {
+      free(k);
+      return rc;
+    }
+    entry *e = dli_named_type(c->types[i]) ? NULL : cached(c->types[i]);
+    if (!dli_named_type(c->types[i]) && (!e || !e->shape)) {
+      free(k);
+      return DL_OK;
+    }
+    k[at++] = e ? 1 : 0;
+    k[at++] = e ? (int64_t)e->shape : (int64_t)(intptr_t)c->types[i];
+  }
+  *key = k;
+  *n = at;
+  return DL_OK;
+}
+
+/* e's type and info: those of a type of the same structure decoded before
+   (shape.h), else built and kept under its structure */
+static int decode(MPI_Datatype dt, entry *e)
+{
+  dli_contents c;
+  int64_t *key = NULL;
+  size_t n = 0;
+  int rc = dli_contents_get(dt, &c);
+  if (!rc)
+    rc = shape_key(&c, &key, &n);
+  dli_contents_free(&c);
+  if (!rc && key && (e->shape = dli_shape_find(key, n, &e->t, &e->info))) {
+    free(key);
+    return DL_OK;
+  }
+  if (!rc)
+    rc = build(dt, &e->t, &e->info);
+  if (!rc && key)
+    e->shape = dli_shape_add(key, n, e->t, &e->info);
+  free(key);
+  return rc;
+}
+
 /* the cached type, building and caching it if needed; build_lock held */
 static int lookup(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
 {
@@ -500,7 +511,8 @@ static int lookup(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
   if (!(e = malloc(sizeof(*e))))
     return DL_ERR_NOMEM;
   e->blocks = -1;
-  int rc = build(dt, &e->t, &e->info);
+  e->shape = 0;
+  int rc = decode(dt, e);
   if (!rc && PMPI_Type_set_attr(dt, type_key, e) != MPI_SUCCESS) {
     dl_type_free(&e->t);
     rc = DL_ERR_ARG;

@@ -17,6 +17,7 @@
 
 /* tags: landings, get requests, get replies; each plus the epoch's parity */
 enum { TAG_PUT = 2, TAG_REQ = 4, TAG_REPLY = 6, TYPES = 64 };
+enum { KIND_PUT = 1, KIND_REQ = 2 };    /* which messages carried a type */
 
 typedef struct flight {
   MPI_Request req;
@@ -187,8 +188,10 @@ static int track(dlp_landing *l, void *stage, MPI_Request req)
 }
 
 /* t's number in this rank's table (0: full), added (held) if new; *known:
-   rank has it already */
-static int number_of(dlp_landing *l, dl_type *t, int rank, bool *known)
+   rank has it already from a message of this kind (a bit: the landings
+   and the get requests travel under tags of their own, so the target may
+   take a request before an earlier landing that carried the type) */
+static int number_of(dlp_landing *l, dl_type *t, int rank, unsigned kind, bool *known)
 {
   int i = 0;
   while (i < l->ntypes && l->types[i].t != t)
@@ -202,8 +205,8 @@ static int number_of(dlp_landing *l, dl_type *t, int rank, bool *known)
     }
     l->types[l->ntypes++] = (struct sent_type){t, at};
   }
-  *known = l->types[i].at[rank];
-  l->types[i].at[rank] = 1;
+  *known = l->types[i].at[rank] & kind;
+  l->types[i].at[rank] |= (unsigned char)kind;
   return i + 1;
 }
 
@@ -258,7 +261,7 @@ int dlp_land(dlp_landing *l, int rank, MPI_Aint off, const dlp_data *o, const dl
     return MPI_ERR_NO_MEM;
   pthread_mutex_lock(&l->lock);
   bool known = false;
-  int number = number_of(l, t->t, rank, &known), rc = MPI_SUCCESS;
+  int number = number_of(l, t->t, rank, KIND_PUT, &known), rc = MPI_SUCCESS;
   header h = {.off = (uint64_t)off, .count = (uint64_t)t->count,
               .number = (uint64_t)number};
   chunk = chunk ? chunk : 1;
@@ -271,7 +274,7 @@ int dlp_land(dlp_landing *l, int rank, MPI_Aint off, const dlp_data *o, const dl
     if (rc == MPI_SUCCESS && number)
       known = true;
     else if (number && a == 0)   /* the target may not have it */
-      l->types[number - 1].at[rank] = 0;
+      l->types[number - 1].at[rank] &= (unsigned char)~KIND_PUT;
   }
   pthread_mutex_unlock(&l->lock);
   dl_segment_free(&os);
@@ -300,7 +303,7 @@ int dlp_land_get(dlp_landing *l, int rank, MPI_Aint off, const dlp_data *into,
 {
   pthread_mutex_lock(&l->lock);
   bool known = false;
-  int number = number_of(l, t->t, rank, &known);
+  int number = number_of(l, t->t, rank, KIND_REQ, &known);
   header h = {.off = (uint64_t)off, .count = (uint64_t)t->count,
               .number = (uint64_t)number, .len = t->bytes, .chunk = chunk ? chunk : 1};
   int rc = add_get(l, into, &h.id);
@@ -311,7 +314,7 @@ int dlp_land_get(dlp_landing *l, int rank, MPI_Aint off, const dlp_data *into,
     l->sent[2 * rank + 1]++;
   } else {
     if (number && !known)
-      l->types[number - 1].at[rank] = 0;
+      l->types[number - 1].at[rank] &= (unsigned char)~KIND_REQ;
     if (added)              /* the request never left: no reply will come */
       drop_gets(l, l->ngets - 1);
   }

@@ -1,0 +1,33 @@
+/* A derived MPI datatype's constructor and arguments (MPI_Type_get_envelope_c
+ * and MPI_Type_get_contents_c), as the bridge reads them: needs only
+ * mpi.h, so that the decoder (from_mpi.c) and the structure cache
+ * (shape.c) share one reading. */
+#ifndef DLI_CONTENTS_H
+#define DLI_CONTENTS_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#ifndef DLI_HIDDEN
+#define DLI_HIDDEN __attribute__((visibility("hidden")))
+#endif
+
+/* v[] holds the integer arguments in MPI-4's large-count order whichever
+   form built the type */
+typedef struct dli_contents {
+  int comb;
+  MPI_Count ni, na, nc, nd;
+  int *ints;
+  MPI_Aint *aints;
+  MPI_Count *counts;
+  MPI_Datatype *types;       /* references: dli_contents_free releases them */
+  int64_t *v;
+} dli_contents;
+
+/* dt's constructor and arguments: DL_OK (0); DL_ERR_ARG (not a datatype),
+   DL_ERR_NOMEM; c is then to be freed all the same. A predefined type has
+   comb MPI_COMBINER_NAMED and nothing else */
+DLI_HIDDEN int dli_contents_get(MPI_Datatype dt, dli_contents *c);
+DLI_HIDDEN void dli_contents_free(dli_contents *c);
+
+#endif

@@ -64,7 +64,14 @@ if [ -f "$pre" ]; then
     MPI_Neighbor_allgather MPI_Neighbor_allgather_c MPI_Neighbor_allgatherv
     MPI_Neighbor_allgatherv_c MPI_Neighbor_alltoall MPI_Neighbor_alltoall_c
     MPI_Neighbor_alltoallv MPI_Neighbor_alltoallv_c MPI_Neighbor_alltoallw
-    MPI_Neighbor_alltoallw_c"
+    MPI_Neighbor_alltoallw_c MPI_Ibcast MPI_Ibcast_c MPI_Igather MPI_Igather_c
+    MPI_Igatherv MPI_Igatherv_c MPI_Iscatter MPI_Iscatter_c MPI_Iscatterv MPI_Iscatterv_c
+    MPI_Iallgather MPI_Iallgather_c MPI_Iallgatherv MPI_Iallgatherv_c MPI_Ialltoall
+    MPI_Ialltoall_c MPI_Ialltoallv MPI_Ialltoallv_c MPI_Ialltoallw MPI_Ialltoallw_c
+    MPI_Ineighbor_allgather MPI_Ineighbor_allgather_c MPI_Ineighbor_allgatherv
+    MPI_Ineighbor_allgatherv_c MPI_Ineighbor_alltoall MPI_Ineighbor_alltoall_c
+    MPI_Ineighbor_alltoallv MPI_Ineighbor_alltoallv_c MPI_Ineighbor_alltoallw
+    MPI_Ineighbor_alltoallw_c"
   want=$(for f in $intercepted dl_preload_active dl_preload_counts dl_preload_routes \
     dl_preload_route_name dl_preload_rma_routes; do echo "$f"; done | sort)
   have=$(defined "$pre" | sort)

@@ -1,11 +1,12 @@
 /* Collectives with derived datatypes against MPICH's own answers: every
- * collective the interposer serves (blocking, int and _c forms, in place
- * where MPI allows it) runs twice on the same data, once through its MPI_
- * name (the interposer's, when it is loaded) and once through its PMPI_
- * name (MPICH's own), into receive buffers filled alike; the two must be
- * byte for byte the same, gaps between blocks included, and return the
- * same code. Run by test/coll.sh on 2 to 4 ranks, plainly, preloaded, in
- * the pipeline mode and with ranks preloaded and plain mixed.
+ * collective the interposer serves (blocking, and nonblocking waited for
+ * by MPI_Wait; int and _c forms; in place where MPI allows it) runs twice
+ * on the same data, once through its MPI_ name (the interposer's, when it
+ * is loaded) and once through its PMPI_ name (MPICH's own), into receive
+ * buffers filled alike; the two must be byte for byte the same, gaps
+ * between blocks included, and return the same code. Run by test/coll.sh
+ * on 2 to 4 ranks, plainly, preloaded, in the pipeline mode and with
+ * ranks preloaded and plain mixed.
  *
  * Each rank draws its own types (vector, indexed, nested hvector, resized,
  * struct, subarray, contiguous, MPI_DOUBLE itself), independently of the
@@ -283,6 +284,25 @@ static void compare(const side *s, const char *what, int rc, int rc_ref)
     }
 }
 
+/* ---- blocking, or nonblocking and waited for ---- */
+
+static bool nonblocking;      /* this round calls the MPI_I forms */
+
+/* a nonblocking call's code, then its wait's (pmpi: MPICH's own wait) */
+static int waited(int rc, MPI_Request *q, bool pmpi)
+{
+  MPI_Status st;
+  if (rc != MPI_SUCCESS)
+    return rc;
+  return pmpi ? PMPI_Wait(q, &st) : MPI_Wait(q, &st);
+}
+
+static MPI_Request q_;
+#define CALL(B, I, ...) \
+  (nonblocking ? waited(I(__VA_ARGS__, &q_), &q_, false) : B(__VA_ARGS__))
+#define PCALL(B, I, ...) \
+  (nonblocking ? waited(I(__VA_ARGS__, &q_), &q_, true) : B(__VA_ARGS__))
+
 /* ---- the collectives ---- */
 
 static void t_bcast(MPI_Comm comm, bool c)
@@ -293,10 +313,10 @@ static void t_bcast(MPI_Comm comm, bool c)
   long m = message();
   side s;
   side_make(&s, 1, &m, false, true, me == root);
-  int rc = c ? MPI_Bcast_c(s.buf, s.ccounts[0], s.t[0], root, comm)
-             : MPI_Bcast(s.buf, s.counts[0], s.t[0], root, comm);
-  int rr = c ? PMPI_Bcast_c(s.ref, s.ccounts[0], s.t[0], root, comm)
-             : PMPI_Bcast(s.ref, s.counts[0], s.t[0], root, comm);
+  int rc = c ? CALL(MPI_Bcast_c, MPI_Ibcast_c, s.buf, s.ccounts[0], s.t[0], root, comm)
+             : CALL(MPI_Bcast, MPI_Ibcast, s.buf, s.counts[0], s.t[0], root, comm);
+  int rr = c ? PCALL(PMPI_Bcast_c, PMPI_Ibcast_c, s.ref, s.ccounts[0], s.t[0], root, comm)
+             : PCALL(PMPI_Bcast, PMPI_Ibcast, s.ref, s.counts[0], s.t[0], root, comm);
   compare(&s, c ? "MPI_Bcast_c" : "MPI_Bcast", rc, rr);
   side_free(&s);
 }
@@ -320,28 +340,28 @@ static void t_rooted(MPI_Comm comm, bool scatter, bool v, bool c, bool inplace)
     const void *sb = ip ? MPI_IN_PLACE : single.buf, *sr = ip ? MPI_IN_PLACE : single.ref;
     if (v && c) {
       name = "MPI_Gatherv_c";
-      rc = MPI_Gatherv_c(sb, single.ccounts[0], single.t[0], many.buf, many.ccounts,
-                         many.adispls, many.t[0], root, comm);
-      rr = PMPI_Gatherv_c(sr, single.ccounts[0], single.t[0], many.ref, many.ccounts,
-                          many.adispls, many.t[0], root, comm);
+      rc = CALL(MPI_Gatherv_c, MPI_Igatherv_c, sb, single.ccounts[0], single.t[0], many.buf,
+                many.ccounts, many.adispls, many.t[0], root, comm);
+      rr = PCALL(PMPI_Gatherv_c, PMPI_Igatherv_c, sr, single.ccounts[0], single.t[0],
+                 many.ref, many.ccounts, many.adispls, many.t[0], root, comm);
     } else if (v) {
       name = "MPI_Gatherv";
-      rc = MPI_Gatherv(sb, single.counts[0], single.t[0], many.buf, many.counts,
-                       many.displs, many.t[0], root, comm);
-      rr = PMPI_Gatherv(sr, single.counts[0], single.t[0], many.ref, many.counts,
-                        many.displs, many.t[0], root, comm);
+      rc = CALL(MPI_Gatherv, MPI_Igatherv, sb, single.counts[0], single.t[0], many.buf,
+                many.counts, many.displs, many.t[0], root, comm);
+      rr = PCALL(PMPI_Gatherv, PMPI_Igatherv, sr, single.counts[0], single.t[0], many.ref,
+                 many.counts, many.displs, many.t[0], root, comm);
     } else if (c) {
       name = "MPI_Gather_c";
-      rc = MPI_Gather_c(sb, single.ccounts[0], single.t[0], many.buf, many.ccounts[0],
-                        many.t[0], root, comm);
-      rr = PMPI_Gather_c(sr, single.ccounts[0], single.t[0], many.ref, many.ccounts[0],
-                         many.t[0], root, comm);
+      rc = CALL(MPI_Gather_c, MPI_Igather_c, sb, single.ccounts[0], single.t[0], many.buf,
+                many.ccounts[0], many.t[0], root, comm);
+      rr = PCALL(PMPI_Gather_c, PMPI_Igather_c, sr, single.ccounts[0], single.t[0],
+                 many.ref, many.ccounts[0], many.t[0], root, comm);
     } else {
       name = "MPI_Gather";
-      rc = MPI_Gather(sb, single.counts[0], single.t[0], many.buf, many.counts[0],
-                      many.t[0], root, comm);
-      rr = PMPI_Gather(sr, single.counts[0], single.t[0], many.ref, many.counts[0],
-                       many.t[0], root, comm);
+      rc = CALL(MPI_Gather, MPI_Igather, sb, single.counts[0], single.t[0], many.buf,
+                many.counts[0], many.t[0], root, comm);
+      rr = PCALL(PMPI_Gather, PMPI_Igather, sr, single.counts[0], single.t[0], many.ref,
+                 many.counts[0], many.t[0], root, comm);
     }
     compare(&many, name, rc, rr);
     compare(&single, name, rc, rr);
@@ -349,28 +369,28 @@ static void t_rooted(MPI_Comm comm, bool scatter, bool v, bool c, bool inplace)
     void *rb = ip ? MPI_IN_PLACE : single.buf, *rbr = ip ? MPI_IN_PLACE : single.ref;
     if (v && c) {
       name = "MPI_Scatterv_c";
-      rc = MPI_Scatterv_c(many.buf, many.ccounts, many.adispls, many.t[0], rb,
-                          single.ccounts[0], single.t[0], root, comm);
-      rr = PMPI_Scatterv_c(many.ref, many.ccounts, many.adispls, many.t[0], rbr,
-                           single.ccounts[0], single.t[0], root, comm);
+      rc = CALL(MPI_Scatterv_c, MPI_Iscatterv_c, many.buf, many.ccounts, many.adispls,
+                many.t[0], rb, single.ccounts[0], single.t[0], root, comm);
+      rr = PCALL(PMPI_Scatterv_c, PMPI_Iscatterv_c, many.ref, many.ccounts, many.adispls,
+                 many.t[0], rbr, single.ccounts[0], single.t[0], root, comm);
     } else if (v) {
       name = "MPI_Scatterv";
-      rc = MPI_Scatterv(many.buf, many.counts, many.displs, many.t[0], rb, single.counts[0],
-                        single.t[0], root, comm);
-      rr = PMPI_Scatterv(many.ref, many.counts, many.displs, many.t[0], rbr,
-                         single.counts[0], single.t[0], root, comm);
+      rc = CALL(MPI_Scatterv, MPI_Iscatterv, many.buf, many.counts, many.displs, many.t[0],
+                rb, single.counts[0], single.t[0], root, comm);
+      rr = PCALL(PMPI_Scatterv, PMPI_Iscatterv, many.ref, many.counts, many.displs,
+                 many.t[0], rbr, single.counts[0], single.t[0], root, comm);
     } else if (c) {
       name = "MPI_Scatter_c";
-      rc = MPI_Scatter_c(many.buf, many.ccounts[0], many.t[0], rb, single.ccounts[0],
-                         single.t[0], root, comm);
-      rr = PMPI_Scatter_c(many.ref, many.ccounts[0], many.t[0], rbr, single.ccounts[0],
-                          single.t[0], root, comm);
+      rc = CALL(MPI_Scatter_c, MPI_Iscatter_c, many.buf, many.ccounts[0], many.t[0], rb,
+                single.ccounts[0], single.t[0], root, comm);
+      rr = PCALL(PMPI_Scatter_c, PMPI_Iscatter_c, many.ref, many.ccounts[0], many.t[0], rbr,
+                 single.ccounts[0], single.t[0], root, comm);
     } else {
       name = "MPI_Scatter";
-      rc = MPI_Scatter(many.buf, many.counts[0], many.t[0], rb, single.counts[0],
-                       single.t[0], root, comm);
-      rr = PMPI_Scatter(many.ref, many.counts[0], many.t[0], rbr, single.counts[0],
-                        single.t[0], root, comm);
+      rc = CALL(MPI_Scatter, MPI_Iscatter, many.buf, many.counts[0], many.t[0], rb,
+                single.counts[0], single.t[0], root, comm);
+      rr = PCALL(PMPI_Scatter, PMPI_Iscatter, many.ref, many.counts[0], many.t[0], rbr,
+                 single.counts[0], single.t[0], root, comm);
     }
     compare(&single, name, rc, rr);
     compare(&many, name, rc, rr);
@@ -394,18 +414,25 @@ static void t_allgather(MPI_Comm comm, bool v, bool c, bool ip)
   const void *sb = ip ? MPI_IN_PLACE : s.buf, *sr = ip ? MPI_IN_PLACE : s.ref;
   int rc, rr;
   if (v && c) {
-    rc = MPI_Allgatherv_c(sb, s.ccounts[0], s.t[0], r.buf, r.ccounts, r.adispls, r.t[0], comm);
-    rr = PMPI_Allgatherv_c(sr, s.ccounts[0], s.t[0], r.ref, r.ccounts, r.adispls, r.t[0],
-                           comm);
+    rc = CALL(MPI_Allgatherv_c, MPI_Iallgatherv_c, sb, s.ccounts[0], s.t[0], r.buf,
+              r.ccounts, r.adispls, r.t[0], comm);
+    rr = PCALL(PMPI_Allgatherv_c, PMPI_Iallgatherv_c, sr, s.ccounts[0], s.t[0], r.ref,
+               r.ccounts, r.adispls, r.t[0], comm);
   } else if (v) {
-    rc = MPI_Allgatherv(sb, s.counts[0], s.t[0], r.buf, r.counts, r.displs, r.t[0], comm);
-    rr = PMPI_Allgatherv(sr, s.counts[0], s.t[0], r.ref, r.counts, r.displs, r.t[0], comm);
+    rc = CALL(MPI_Allgatherv, MPI_Iallgatherv, sb, s.counts[0], s.t[0], r.buf, r.counts,
+              r.displs, r.t[0], comm);
+    rr = PCALL(PMPI_Allgatherv, PMPI_Iallgatherv, sr, s.counts[0], s.t[0], r.ref, r.counts,
+               r.displs, r.t[0], comm);
   } else if (c) {
-    rc = MPI_Allgather_c(sb, s.ccounts[0], s.t[0], r.buf, r.ccounts[0], r.t[0], comm);
-    rr = PMPI_Allgather_c(sr, s.ccounts[0], s.t[0], r.ref, r.ccounts[0], r.t[0], comm);
+    rc = CALL(MPI_Allgather_c, MPI_Iallgather_c, sb, s.ccounts[0], s.t[0], r.buf,
+              r.ccounts[0], r.t[0], comm);
+    rr = PCALL(PMPI_Allgather_c, PMPI_Iallgather_c, sr, s.ccounts[0], s.t[0], r.ref,
+               r.ccounts[0], r.t[0], comm);
   } else {
-    rc = MPI_Allgather(sb, s.counts[0], s.t[0], r.buf, r.counts[0], r.t[0], comm);
-    rr = PMPI_Allgather(sr, s.counts[0], s.t[0], r.ref, r.counts[0], r.t[0], comm);
+    rc = CALL(MPI_Allgather, MPI_Iallgather, sb, s.counts[0], s.t[0], r.buf, r.counts[0],
+              r.t[0], comm);
+    rr = PCALL(PMPI_Allgather, PMPI_Iallgather, sr, s.counts[0], s.t[0], r.ref, r.counts[0],
+               r.t[0], comm);
   }
   compare(&r, v ? "MPI_Allgatherv" : "MPI_Allgather", rc, rr);
   compare(&s, v ? "MPI_Allgatherv" : "MPI_Allgather", rc, rr);
@@ -444,31 +471,39 @@ static void t_alltoall(MPI_Comm comm, int form, bool c, bool ip)
   side_make(&r, n, in, form == 2, form == 0, ip);
   const void *sb = ip ? MPI_IN_PLACE : s.buf, *sr = ip ? MPI_IN_PLACE : s.ref;
   int rc, rr;
-  const char *name = form == 0 ? "MPI_Alltoall" : form == 1 ? "MPI_Alltoallv" : "MPI_Alltoallw";
+  const char *name = form == 0   ? "MPI_Alltoall"
+                     : form == 1 ? "MPI_Alltoallv"
+                                 : "MPI_Alltoallw";
   if (form == 0 && c) {
-    rc = MPI_Alltoall_c(sb, s.ccounts[0], s.t[0], r.buf, r.ccounts[0], r.t[0], comm);
-    rr = PMPI_Alltoall_c(sr, s.ccounts[0], s.t[0], r.ref, r.ccounts[0], r.t[0], comm);
+    rc = CALL(MPI_Alltoall_c, MPI_Ialltoall_c, sb, s.ccounts[0], s.t[0], r.buf,
+              r.ccounts[0], r.t[0], comm);
+    rr = PCALL(PMPI_Alltoall_c, PMPI_Ialltoall_c, sr, s.ccounts[0], s.t[0], r.ref,
+               r.ccounts[0], r.t[0], comm);
   } else if (form == 0) {
-    rc = MPI_Alltoall(sb, s.counts[0], s.t[0], r.buf, r.counts[0], r.t[0], comm);
-    rr = PMPI_Alltoall(sr, s.counts[0], s.t[0], r.ref, r.counts[0], r.t[0], comm);
+    rc = CALL(MPI_Alltoall, MPI_Ialltoall, sb, s.counts[0], s.t[0], r.buf, r.counts[0],
+              r.t[0], comm);
+    rr = PCALL(PMPI_Alltoall, PMPI_Ialltoall, sr, s.counts[0], s.t[0], r.ref, r.counts[0],
+               r.t[0], comm);
   } else if (form == 1 && c) {
-    rc = MPI_Alltoallv_c(sb, s.ccounts, s.adispls, s.t[0], r.buf, r.ccounts, r.adispls,
-                         r.t[0], comm);
-    rr = PMPI_Alltoallv_c(sr, s.ccounts, s.adispls, s.t[0], r.ref, r.ccounts, r.adispls,
-                          r.t[0], comm);
+    rc = CALL(MPI_Alltoallv_c, MPI_Ialltoallv_c, sb, s.ccounts, s.adispls, s.t[0], r.buf,
+              r.ccounts, r.adispls, r.t[0], comm);
+    rr = PCALL(PMPI_Alltoallv_c, PMPI_Ialltoallv_c, sr, s.ccounts, s.adispls, s.t[0], r.ref,
+               r.ccounts, r.adispls, r.t[0], comm);
   } else if (form == 1) {
-    rc = MPI_Alltoallv(sb, s.counts, s.displs, s.t[0], r.buf, r.counts, r.displs, r.t[0],
-                       comm);
-    rr = PMPI_Alltoallv(sr, s.counts, s.displs, s.t[0], r.ref, r.counts, r.displs, r.t[0],
-                        comm);
+    rc = CALL(MPI_Alltoallv, MPI_Ialltoallv, sb, s.counts, s.displs, s.t[0], r.buf,
+              r.counts, r.displs, r.t[0], comm);
+    rr = PCALL(PMPI_Alltoallv, PMPI_Ialltoallv, sr, s.counts, s.displs, s.t[0], r.ref,
+               r.counts, r.displs, r.t[0], comm);
   } else if (c) {
-    rc = MPI_Alltoallw_c(sb, s.ccounts, s.adispls, s.t, r.buf, r.ccounts, r.adispls, r.t,
-                         comm);
-    rr = PMPI_Alltoallw_c(sr, s.ccounts, s.adispls, s.t, r.ref, r.ccounts, r.adispls, r.t,
-                          comm);
+    rc = CALL(MPI_Alltoallw_c, MPI_Ialltoallw_c, sb, s.ccounts, s.adispls, s.t, r.buf,
+              r.ccounts, r.adispls, r.t, comm);
+    rr = PCALL(PMPI_Alltoallw_c, PMPI_Ialltoallw_c, sr, s.ccounts, s.adispls, s.t, r.ref,
+               r.ccounts, r.adispls, r.t, comm);
   } else {
-    rc = MPI_Alltoallw(sb, s.counts, s.displs, s.t, r.buf, r.counts, r.displs, r.t, comm);
-    rr = PMPI_Alltoallw(sr, s.counts, s.displs, s.t, r.ref, r.counts, r.displs, r.t, comm);
+    rc = CALL(MPI_Alltoallw, MPI_Ialltoallw, sb, s.counts, s.displs, s.t, r.buf, r.counts,
+              r.displs, r.t, comm);
+    rr = PCALL(PMPI_Alltoallw, PMPI_Ialltoallw, sr, s.counts, s.displs, s.t, r.ref,
+               r.counts, r.displs, r.t, comm);
   }
   compare(&r, name, rc, rr);
   compare(&s, name, rc, rr);
@@ -495,7 +530,7 @@ static void t_neighbor(MPI_Comm line, int form, bool c)
   out[1] = right[me];
   in[0] = me > 0 ? right[me - 1] : 12;
   in[1] = me < n - 1 ? left[me + 1] : 12;
-  if (form == 0 || form == 3) {          /* one count a side: all alike */
+  if (form == 0 || form == 3) { /* one count a side: all alike */
     long one = message();
     out[0] = out[1] = in[0] = in[1] = one;
   }
@@ -508,58 +543,58 @@ static void t_neighbor(MPI_Comm line, int form, bool c)
   switch (form) {
   case 0:
     name = "MPI_Neighbor_alltoall";
-    rc = c ? MPI_Neighbor_alltoall_c(s.buf, s.ccounts[0], s.t[0], r.buf, r.ccounts[0],
-                                     r.t[0], line)
-           : MPI_Neighbor_alltoall(s.buf, s.counts[0], s.t[0], r.buf, r.counts[0], r.t[0],
-                                   line);
-    rr = c ? PMPI_Neighbor_alltoall_c(s.ref, s.ccounts[0], s.t[0], r.ref, r.ccounts[0],
-                                      r.t[0], line)
-           : PMPI_Neighbor_alltoall(s.ref, s.counts[0], s.t[0], r.ref, r.counts[0], r.t[0],
-                                    line);
+    rc = c ? CALL(MPI_Neighbor_alltoall_c, MPI_Ineighbor_alltoall_c, s.buf, s.ccounts[0],
+                  s.t[0], r.buf, r.ccounts[0], r.t[0], line)
+           : CALL(MPI_Neighbor_alltoall, MPI_Ineighbor_alltoall, s.buf, s.counts[0], s.t[0],
+                  r.buf, r.counts[0], r.t[0], line);
+    rr = c ? PCALL(PMPI_Neighbor_alltoall_c, PMPI_Ineighbor_alltoall_c, s.ref, s.ccounts[0],
+                   s.t[0], r.ref, r.ccounts[0], r.t[0], line)
+           : PCALL(PMPI_Neighbor_alltoall, PMPI_Ineighbor_alltoall, s.ref, s.counts[0],
+                   s.t[0], r.ref, r.counts[0], r.t[0], line);
     break;
   case 1:
     name = "MPI_Neighbor_alltoallv";
-    rc = c ? MPI_Neighbor_alltoallv_c(s.buf, s.ccounts, s.adispls, s.t[0], r.buf,
-                                      r.ccounts, r.adispls, r.t[0], line)
-           : MPI_Neighbor_alltoallv(s.buf, s.counts, s.displs, s.t[0], r.buf, r.counts,
-                                    r.displs, r.t[0], line);
-    rr = c ? PMPI_Neighbor_alltoallv_c(s.ref, s.ccounts, s.adispls, s.t[0], r.ref,
-                                       r.ccounts, r.adispls, r.t[0], line)
-           : PMPI_Neighbor_alltoallv(s.ref, s.counts, s.displs, s.t[0], r.ref, r.counts,
-                                     r.displs, r.t[0], line);
+    rc = c ? CALL(MPI_Neighbor_alltoallv_c, MPI_Ineighbor_alltoallv_c, s.buf, s.ccounts,
+                  s.adispls, s.t[0], r.buf, r.ccounts, r.adispls, r.t[0], line)
+           : CALL(MPI_Neighbor_alltoallv, MPI_Ineighbor_alltoallv, s.buf, s.counts,
+                  s.displs, s.t[0], r.buf, r.counts, r.displs, r.t[0], line);
+    rr = c ? PCALL(PMPI_Neighbor_alltoallv_c, PMPI_Ineighbor_alltoallv_c, s.ref, s.ccounts,
+                   s.adispls, s.t[0], r.ref, r.ccounts, r.adispls, r.t[0], line)
+           : PCALL(PMPI_Neighbor_alltoallv, PMPI_Ineighbor_alltoallv, s.ref, s.counts,
+                   s.displs, s.t[0], r.ref, r.counts, r.displs, r.t[0], line);
     break;
   case 2:
     name = "MPI_Neighbor_alltoallw";
-    rc = c ? MPI_Neighbor_alltoallw_c(s.buf, s.ccounts, s.adispls, s.t, r.buf, r.ccounts,
-                                      r.adispls, r.t, line)
-           : MPI_Neighbor_alltoallw(s.buf, s.counts, s.adispls, s.t, r.buf, r.counts,
-                                    r.adispls, r.t, line);
-    rr = c ? PMPI_Neighbor_alltoallw_c(s.ref, s.ccounts, s.adispls, s.t, r.ref, r.ccounts,
-                                       r.adispls, r.t, line)
-           : PMPI_Neighbor_alltoallw(s.ref, s.counts, s.adispls, s.t, r.ref, r.counts,
-                                     r.adispls, r.t, line);
+    rc = c ? CALL(MPI_Neighbor_alltoallw_c, MPI_Ineighbor_alltoallw_c, s.buf, s.ccounts,
+                  s.adispls, s.t, r.buf, r.ccounts, r.adispls, r.t, line)
+           : CALL(MPI_Neighbor_alltoallw, MPI_Ineighbor_alltoallw, s.buf, s.counts,
+                  s.adispls, s.t, r.buf, r.counts, r.adispls, r.t, line);
+    rr = c ? PCALL(PMPI_Neighbor_alltoallw_c, PMPI_Ineighbor_alltoallw_c, s.ref, s.ccounts,
+                   s.adispls, s.t, r.ref, r.ccounts, r.adispls, r.t, line)
+           : PCALL(PMPI_Neighbor_alltoallw, PMPI_Ineighbor_alltoallw, s.ref, s.counts,
+                   s.adispls, s.t, r.ref, r.counts, r.adispls, r.t, line);
     break;
   case 3:
     name = "MPI_Neighbor_allgather";
-    rc = c ? MPI_Neighbor_allgather_c(s.buf, s.ccounts[0], s.t[0], r.buf, r.ccounts[0],
-                                      r.t[0], line)
-           : MPI_Neighbor_allgather(s.buf, s.counts[0], s.t[0], r.buf, r.counts[0], r.t[0],
-                                    line);
-    rr = c ? PMPI_Neighbor_allgather_c(s.ref, s.ccounts[0], s.t[0], r.ref, r.ccounts[0],
-                                       r.t[0], line)
-           : PMPI_Neighbor_allgather(s.ref, s.counts[0], s.t[0], r.ref, r.counts[0],
-                                     r.t[0], line);
+    rc = c ? CALL(MPI_Neighbor_allgather_c, MPI_Ineighbor_allgather_c, s.buf, s.ccounts[0],
+                  s.t[0], r.buf, r.ccounts[0], r.t[0], line)
+           : CALL(MPI_Neighbor_allgather, MPI_Ineighbor_allgather, s.buf, s.counts[0],
+                  s.t[0], r.buf, r.counts[0], r.t[0], line);
+    rr = c ? PCALL(PMPI_Neighbor_allgather_c, PMPI_Ineighbor_allgather_c, s.ref,
+                   s.ccounts[0], s.t[0], r.ref, r.ccounts[0], r.t[0], line)
+           : PCALL(PMPI_Neighbor_allgather, PMPI_Ineighbor_allgather, s.ref, s.counts[0],
+                   s.t[0], r.ref, r.counts[0], r.t[0], line);
     break;
   default:
     name = "MPI_Neighbor_allgatherv";
-    rc = c ? MPI_Neighbor_allgatherv_c(s.buf, s.ccounts[0], s.t[0], r.buf, r.ccounts,
-                                       r.adispls, r.t[0], line)
-           : MPI_Neighbor_allgatherv(s.buf, s.counts[0], s.t[0], r.buf, r.counts, r.displs,
-                                     r.t[0], line);
-    rr = c ? PMPI_Neighbor_allgatherv_c(s.ref, s.ccounts[0], s.t[0], r.ref, r.ccounts,
-                                        r.adispls, r.t[0], line)
-           : PMPI_Neighbor_allgatherv(s.ref, s.counts[0], s.t[0], r.ref, r.counts,
-                                      r.displs, r.t[0], line);
+    rc = c ? CALL(MPI_Neighbor_allgatherv_c, MPI_Ineighbor_allgatherv_c, s.buf,
+                  s.ccounts[0], s.t[0], r.buf, r.ccounts, r.adispls, r.t[0], line)
+           : CALL(MPI_Neighbor_allgatherv, MPI_Ineighbor_allgatherv, s.buf, s.counts[0],
+                  s.t[0], r.buf, r.counts, r.displs, r.t[0], line);
+    rr = c ? PCALL(PMPI_Neighbor_allgatherv_c, PMPI_Ineighbor_allgatherv_c, s.ref,
+                   s.ccounts[0], s.t[0], r.ref, r.ccounts, r.adispls, r.t[0], line)
+           : PCALL(PMPI_Neighbor_allgatherv, PMPI_Ineighbor_allgatherv, s.ref, s.counts[0],
+                   s.t[0], r.ref, r.counts, r.displs, r.t[0], line);
     break;
   }
   compare(&r, name, rc, rr);
@@ -582,13 +617,16 @@ static void t_uncommitted(MPI_Comm comm)
   int counts[MAXP], displs[MAXP];
   for (int i = 0; i < n; i++)
     counts[i] = 1, displs[i] = 6 * i;
-  int rc = MPI_Alltoallv(sb, counts, displs, t, rb, counts, displs, t, comm);
+  int rc = CALL(MPI_Alltoallv, MPI_Ialltoallv, sb, counts, displs, t, rb, counts, displs, t,
+                comm);
   int cls = -1;
   MPI_Error_class(rc, &cls);
-  CHECK(cls == MPI_ERR_TYPE, "MPI_Alltoallv of an uncommitted type: class %d, not "
-        "MPI_ERR_TYPE", cls);
+  CHECK(cls == MPI_ERR_TYPE,
+        "MPI_Alltoallv of an uncommitted type: class %d, not "
+        "MPI_ERR_TYPE",
+        cls);
   CHECK(memcmp(rb, ref, sizeof(rb)) == 0, "MPI_Alltoallv of an uncommitted type wrote");
-  rc = MPI_Bcast(rb, 1, t, 0, comm);
+  rc = CALL(MPI_Bcast, MPI_Ibcast, rb, 1, t, 0, comm);
   MPI_Error_class(rc, &cls);
   CHECK(cls == MPI_ERR_TYPE, "MPI_Bcast of an uncommitted type: class %d", cls);
   MPI_Type_free(&t);
@@ -629,16 +667,19 @@ int main(int argc, char **argv)
   MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &line);
   for (int k = 0; k < rounds; k++) {
     bool c = k % 2, ip = k % 3 == 1;
-    snprintf(where, sizeof(where), "round %d%s%s", k, c ? ", _c form" : "",
-             ip ? ", in place" : "");
+    nonblocking = k % 4 >= 2;
+    snprintf(where, sizeof(where), "round %d%s%s%s", k, c ? ", _c form" : "",
+             ip ? ", in place" : "", nonblocking ? ", nonblocking" : "");
     t_bcast(comm, c);
     for (int v = 0; v < 2; v++) {
       t_rooted(comm, false, v, c, ip);
       t_rooted(comm, true, v, c, ip);
       t_allgather(comm, v, c, ip);
     }
+    /* MPICH 4.0.2's nonblocking all-to-all in place fails whatever the
+       types (doc/mpi.md): not run */
     for (int form = 0; form < 3; form++)
-      t_alltoall(comm, form, c, ip);
+      t_alltoall(comm, form, c, ip && !nonblocking);
     for (int form = 0; form < 5; form++)
       t_neighbor(line, form, c);
   }

@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "coll.h"
 
 /* a communicator of this process alone whose errors return: types are
@@ -144,7 +145,7 @@ static bool side_make(dlp_side *s, const dlp_slots *in)
       (in->types == NULL && in->type == MPI_DATATYPE_NULL))
     return false;
   size_t each = sizeof(MPI_Count) + sizeof(MPI_Aint) + sizeof(MPI_Datatype) +
-                sizeof(dlp_data) + sizeof(size_t);
+                sizeof(dlp_data) + sizeof(size_t) + sizeof(bool);
   char *mem = malloc((size_t)n * each);
   if (!mem)
     return false;
@@ -153,6 +154,11 @@ static bool side_make(dlp_side *s, const dlp_slots *in)
   s->d = (dlp_data *)(mem + (size_t)n * (sizeof(MPI_Count) + sizeof(MPI_Aint)));
   s->off = (size_t *)((char *)s->d + (size_t)n * sizeof(dlp_data));
   s->types = (MPI_Datatype *)((char *)s->off + (size_t)n * sizeof(size_t));
+  if (in->none) {   /* kept: a nonblocking call returns before it ends */
+    bool *none = (bool *)((char *)s->types + (size_t)n * sizeof(MPI_Datatype));
+    memcpy(none, in->none, (size_t)n * sizeof(bool));
+    s->none = none;
+  }
   MPI_Aint lb = 0, extent = 0;
   if (!in->types && PMPI_Type_get_extent(in->type, &lb, &extent) != MPI_SUCCESS)
     goto pass;
@@ -279,7 +285,64 @@ bool dlp_coll_prepare(dlp_coll *k, MPI_Comm comm, const dlp_slots *send,
   return true;
 }
 
-int dlp_coll_finish(dlp_coll *k, int rc)
+static int finish(dlp_coll *k, int rc);
+
+/* a nonblocking collective's work at completion: its sides unpacked and
+   freed, the types it held let go */
+static int coll_finish(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_on)
+{
+  (void)st;
+  *raise_on = MPI_COMM_NULL;
+  dlp_coll *k = op->stage;
+  op->stage = NULL;
+  err = finish(k, err);
+  free(k);
+  return err;
+}
+static const dlp_route coll_route = {NULL, coll_finish, NULL};
+
+/* holds (hold) or lets go of the dataloop types of a side's slots: a
+   nonblocking collective's, which the program may free before it ends */
+static void side_hold(dlp_side *s, bool hold)
+{
+  for (int i = 0; s->d && i < s->n; i++)
+    if (s->d[i].t && !s->d[i].named) {
+      if (hold)
+        dl_type_retain(s->d[i].t);
+      else
+        dl_type_free(&s->d[i].t);
+    }
+}
+
+int dlp_coll_end(dlp_coll *k, int rc, MPI_Request inner, MPI_Request *req)
+{
+  if (!req || rc != MPI_SUCCESS)
+    return finish(k, rc);
+  dlp_req *e = dlp_req_new();
+  dlp_coll *kept = malloc(sizeof(*kept));
+  if (!e || !kept) {
+    /* the collective goes on in MPICH: wait for it here, then finish */
+    free(e);
+    free(kept);
+    rc = dlp_next()->wait(&inner, MPI_STATUS_IGNORE);
+    *req = MPI_REQUEST_NULL;
+    return finish(k, rc);
+  }
+  *kept = *k;
+  side_hold(&kept->s, true);
+  side_hold(&kept->r, true);
+  kept->held = true;
+  e->op.route = DLP_R_PACK;
+  e->op.via = &coll_route;
+  e->op.comm = k->comm;
+  e->op.req = inner;
+  e->op.stage = kept;
+  e->op.peer = MPI_PROC_NULL;
+  rc = dlp_req_track(e, req);
+  return rc ? dlp_raise(k->comm, rc) : MPI_SUCCESS;
+}
+
+static int finish(dlp_coll *k, int rc)
 {
   if (rc == MPI_SUCCESS && k->r.staged)
     for (int i = 0; i < k->r.n; i++)
@@ -295,6 +358,10 @@ int dlp_coll_finish(dlp_coll *k, int rc)
                          "bytes do not fit its receive buffer of %zu", a->bytes, b->bytes);
     else if (dlrc != DL_OK)
       rc = dlp_raise_dl(k->comm, "collective", dlp_class_of(dlrc), dlrc);
+  }
+  if (k->held) {
+    side_hold(&k->s, false);
+    side_hold(&k->r, false);
   }
   side_free(&k->s);
   side_free(&k->r);

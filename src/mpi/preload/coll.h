@@ -64,6 +64,7 @@ typedef struct dlp_coll {
                                   MPICH leaves it alone), or -1 */
   int self;                    /* the slot this rank sends itself, copied
                                   here, or -1 */
+  bool held;                   /* the slots' types held (nonblocking) */
 } dlp_coll;
 
 /* describes, stages and packs a collective's sides (send or recv NULL: a
@@ -73,9 +74,12 @@ typedef struct dlp_coll {
    own call then reports it), a type dataloop cannot decode, no memory */
 DLI_HIDDEN bool dlp_coll_prepare(dlp_coll *k, MPI_Comm comm, const dlp_slots *send,
                                  const dlp_slots *recv, int fill, int own, int self);
-/* after MPICH's call returned rc: the receive side unpacked (only when rc
-   is MPI_SUCCESS), everything freed; returns rc */
-DLI_HIDDEN int dlp_coll_finish(dlp_coll *k, int rc);
+/* after MPICH's call returned rc. Blocking (req NULL): the receive side
+   unpacked (only when rc is MPI_SUCCESS), everything freed; returns rc.
+   Nonblocking: inner is MPICH's request, and *req becomes the program's,
+   which completes once inner has and the receive side is unpacked (the
+   request table's, requests.c); the slots' types held until then */
+DLI_HIDDEN int dlp_coll_end(dlp_coll *k, int rc, MPI_Request inner, MPI_Request *req);
 
 /* a described side's count and type for MPICH's call (a side of one count
    for every slot), and its buffer; else the user's */

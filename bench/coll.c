@@ -404,6 +404,14 @@ int main(int argc, char **argv)
   static const char *const names[] = {"FFT 2D 1024^2", "FFT 3D 64^3", "FFT 3D 128^3",
                                        "FFT 2D 256^2 (type per call)", "Halo 3D 64^3",
                                        "Bcast strided 1048576"};
+  int matched = 0;
+  for (int k = 0; k < 6; k++)
+    matched += bench_matches(names[k], filter);
+  if (!matched) {
+    if (rank == 0)
+      fprintf(stderr, "dataloop-coll-bench: no pattern matches %s\n", filter);
+    failed = 1;
+  }
   for (int k = 0; k < 6; k++) {
     if (!bench_matches(names[k], filter))
       continue;
@@ -478,7 +486,9 @@ int main(int argc, char **argv)
     }
     pattern_free(&p);
   }
-  if (rank == 0) {
+  if (rank == 0 && !matched) {
+    bench_file_drop(&bf);
+  } else if (rank == 0) {
     char path[4096];
     snprintf(path, sizeof(path), "%s/coll.csv", out);
     if (!bench_file_commit("dataloop-coll-bench", &bf, path))

@@ -71,7 +71,17 @@ if [ -f "$pre" ]; then
     MPI_Ineighbor_allgather MPI_Ineighbor_allgather_c MPI_Ineighbor_allgatherv
     MPI_Ineighbor_allgatherv_c MPI_Ineighbor_alltoall MPI_Ineighbor_alltoall_c
     MPI_Ineighbor_alltoallv MPI_Ineighbor_alltoallv_c MPI_Ineighbor_alltoallw
-    MPI_Ineighbor_alltoallw_c"
+    MPI_Ineighbor_alltoallw_c
+    MPI_Bcast_init MPI_Bcast_init_c MPI_Gather_init MPI_Gather_init_c
+    MPI_Gatherv_init MPI_Gatherv_init_c MPI_Scatter_init MPI_Scatter_init_c
+    MPI_Scatterv_init MPI_Scatterv_init_c MPI_Allgather_init MPI_Allgather_init_c
+    MPI_Allgatherv_init MPI_Allgatherv_init_c MPI_Alltoall_init MPI_Alltoall_init_c
+    MPI_Alltoallv_init MPI_Alltoallv_init_c MPI_Alltoallw_init MPI_Alltoallw_init_c
+    MPI_Neighbor_allgather_init MPI_Neighbor_allgather_init_c
+    MPI_Neighbor_allgatherv_init MPI_Neighbor_allgatherv_init_c
+    MPI_Neighbor_alltoall_init MPI_Neighbor_alltoall_init_c
+    MPI_Neighbor_alltoallv_init MPI_Neighbor_alltoallv_init_c
+    MPI_Neighbor_alltoallw_init MPI_Neighbor_alltoallw_init_c"
   want=$(for f in $intercepted dl_preload_active dl_preload_counts dl_preload_routes \
     dl_preload_route_name dl_preload_rma_routes; do echo "$f"; done | sort)
   have=$(defined "$pre" | sort)

@@ -946,11 +946,15 @@ START_TEST(spread_elements)
              (unsigned long long)seed, trial, nm, (long long)nb, ctor);
     const dli_loop *l = t->loop;
     /* (five members may also fold, int32 and double in turn, into a
-       repetition: no leaf to spread either) */
+       repetition: no leaf to spread either; so may three of four, blocks
+       of 8 bytes a period apart: the element is then no short leaf, and
+       only its bytes are checked) */
     bool spread = l->leaf, nested = !l->leaf && l->depth == el->loop->depth + 1;
-    if (nm <= 4 ? !spread : !nested)
+    bool folded = nm <= 4 && el->loop->depth > 2;
+    if (!folded && (nm <= 4 ? !spread : !nested))
       dl_type_print(stderr, t);
-    ck_assert_msg(nm <= 4 ? spread : nested, "%s: %s", desc, nm <= 4 ? "not spread" : "spread");
+    ck_assert_msg(folded || (nm <= 4 ? spread : nested), "%s: %s", desc,
+                  nm <= 4 ? "not spread" : "spread");
     check_model_bytes(&r, t, m, true, desc);
     model_free(m);
     model_free(em);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll.h"
+#include "host.h"
 
 /* a communicator of this process alone whose errors return: types are
    judged there, by a send to MPI_PROC_NULL, without calling the program's
@@ -133,8 +134,9 @@ static bool packs(const dlp_data *d)
   return pack;
 }
 
-/* s described from in: false to hand the call to MPICH */
-static bool side_make(dlp_side *s, const dlp_slots *in)
+/* s described from in (all: every derived slot staged, whatever its plan
+   or density): false to hand the call to MPICH */
+static bool side_make(dlp_side *s, const dlp_slots *in, bool all)
 {
   int n = in->n;
   *s = (dlp_side){.n = n, .type = in->type, .one = in->count, .none = in->none,
@@ -184,11 +186,11 @@ static bool side_make(dlp_side *s, const dlp_slots *in)
     s->types[i] = dt;
     /* a w form stages a slot's derived data alone, where its plan packs;
        the others all slots or none, as the first derived one's plan says */
-    bool derived = !dlp_straight(d);
+    bool derived = all ? !d->named : !dlp_straight(d);
     if (in->types)
-      s->off[i] = derived && packs(d) ? 0 : SIZE_MAX;
+      s->off[i] = derived && (all || packs(d)) ? 0 : SIZE_MAX;
     else if (derived && packs_side < 0)
-      packs_side = packs(d);
+      packs_side = all || packs(d);
   }
   bool any = false;
   size_t total = 0;
@@ -196,7 +198,8 @@ static bool side_make(dlp_side *s, const dlp_slots *in)
     const dlp_data *d = &s->d[i];
     bool stage = in->types ? s->off[i] == 0 : packs_side > 0 && !d->named && d->count > 0;
     s->off[i] = stage ? total : SIZE_MAX;
-    any |= stage && !dlp_straight(d);
+    /* all: a derived type of no data is staged too (as MPI_BYTE) */
+    any |= all ? !d->named : stage && !dlp_straight(d);
     if (stage && __builtin_add_overflow(total, d->bytes, &total))
       goto pass;
   }
@@ -239,53 +242,61 @@ static bool slot_pack(dlp_side *s, int i)
   return dl_pack(d->buf, d->count, d->t, s->stage + s->off[i], d->bytes, &pos) == DL_OK;
 }
 
-bool dlp_coll_prepare(dlp_coll *k, MPI_Comm comm, const dlp_slots *send,
-                      const dlp_slots *recv, int fill, int own, int self)
+/* packs the send side and what the receive side holds before the call */
+static bool pack_sides(dlp_coll *k)
 {
-  *k = (dlp_coll){.comm = comm, .fill = fill, .own = own, .self = -1};
-  dlp_slots none = {.n = 0, .type = MPI_BYTE};
-  if (!side_make(&k->s, send ? send : &none))
-    return false;
-  if (!side_make(&k->r, recv ? recv : &none)) {
-    side_free(&k->s);
-    return false;
-  }
-  /* this rank's own slot, if derived on either side, is copied here from
-     type to type (one pass, no staging), where both sides have a count per
-     slot: MPICH then gets none of it; else, if it is staged, MPICH moves
-     the staging's bytes and the copy here is what lands */
-  if (self >= 0 && self < k->s.n && self < k->r.n &&
-      (!dlp_straight(&k->s.d[self]) || !dlp_straight(&k->r.d[self])) &&
-      ((k->s.per_slot && k->r.per_slot) || k->s.off[self] != SIZE_MAX ||
-       k->r.off[self] != SIZE_MAX)) {
-    k->self = self;
-    if (k->s.per_slot && k->r.per_slot)
-      k->s.counts[self] = k->r.counts[self] = 0;
-  }
-  if (!k->s.staged && !k->r.staged && k->self < 0) {
-    side_free(&k->s);
-    side_free(&k->r);
-    return false;
-  }
   bool ok = true;
   for (int i = 0; ok && k->s.staged && i < k->s.n; i++)
-    if (i != k->self)
+    if (k->self < 0 || i != k->self_s)
       ok = slot_pack(&k->s, i);
   /* MPI_IN_PLACE: the all-to-all forms send every slot but their own,
      which MPICH leaves where it is; the gathers to all their own alone */
   for (int i = 0; ok && k->r.staged && i < k->r.n; i++)
-    if (fill == DLP_FILL_ALL ? i != own : fill == DLP_FILL_OWN && i == own)
+    if (k->fill == DLP_FILL_ALL ? i != k->own : k->fill == DLP_FILL_OWN && i == k->own)
       ok = slot_pack(&k->r, i);
-  if (!ok) {
+  return ok;
+}
+
+bool dlp_coll_prepare(dlp_coll *k, MPI_Comm comm, const dlp_slots *send,
+                      const dlp_slots *recv, int fill, int own, int self, int self_s,
+                      const dlp_how *how)
+{
+  *k = (dlp_coll){.comm = comm, .fill = fill, .own = own, .self = -1, .self_s = -1};
+  bool init = how && how->init, all = init && dlp_host_has(DLP_DEV_COLL_PERSIST_DERIVED);
+  dlp_slots none = {.n = 0, .type = MPI_BYTE};
+  if (!side_make(&k->s, send ? send : &none, all))
+    return false;
+  if (!side_make(&k->r, recv ? recv : &none, all)) {
+    side_free(&k->s);
+    return false;
+  }
+  /* this rank's own slot is copied here from type to type (one pass, no
+     staging) where it is derived data and both sides have a count per slot
+     (MPICH then gets none of it), or where it is staged (MPICH then moves
+     the staging's bytes, and the copy here is what lands) */
+  if (self >= 0 && self_s >= 0 && self_s < k->s.n && self < k->r.n &&
+      ((k->s.per_slot && k->r.per_slot &&
+        (!dlp_straight(&k->s.d[self_s]) || !dlp_straight(&k->r.d[self]))) ||
+       k->s.off[self_s] != SIZE_MAX || k->r.off[self] != SIZE_MAX)) {
+    k->self = self;
+    k->self_s = self_s;
+    if (k->s.per_slot && k->r.per_slot)
+      k->s.counts[self_s] = k->r.counts[self] = 0;
+  }
+  bool pack_now = !init || dlp_host_has(DLP_DEV_COLL_PERSIST_READ_AT_INIT);
+  if ((!k->s.staged && !k->r.staged && k->self < 0) || (pack_now && !pack_sides(k))) {
     side_free(&k->s);
     side_free(&k->r);
     return false;
   }
-  dlp_count(DLP_N_COLL);
+  if (!init)
+    dlp_count(DLP_N_COLL);
   return true;
 }
 
 static int finish(dlp_coll *k, int rc);
+static int unpack(dlp_coll *k, int rc);
+static void release(dlp_coll *k);
 
 /* a nonblocking collective's work at completion: its sides unpacked and
    freed, the types it held let go */
@@ -314,24 +325,74 @@ static void side_hold(dlp_side *s, bool hold)
     }
 }
 
-int dlp_coll_end(dlp_coll *k, int rc, MPI_Request inner, MPI_Request *req)
+/* a persistent collective's start: the sides packed (the program may
+   have changed its data since the last) */
+static int persistent_start(void *arg)
 {
-  if (!req || rc != MPI_SUCCESS)
-    return finish(k, rc);
-  dlp_req *e = dlp_req_new();
+  dlp_coll *k = arg;
+  if (!pack_sides(k))
+    return dlp_raise_msg(k->comm, MPI_ERR_INTERN, "MPI_Start: a persistent "
+                         "collective's data could not be packed");
+  dlp_count(DLP_N_COLL);
+  return MPI_SUCCESS;
+}
+
+/* its completion: the receive side unpacked, this rank's own slot copied */
+static void persistent_done(void *arg)
+{
+  unpack(arg, MPI_SUCCESS);
+}
+
+static void persistent_free(void *arg)
+{
+  release(arg);
+  free(arg);
+}
+
+/* k copied to the heap, its slots' types held */
+static dlp_coll *kept_copy(const dlp_coll *k)
+{
   dlp_coll *kept = malloc(sizeof(*kept));
-  if (!e || !kept) {
-    /* the collective goes on in MPICH: wait for it here, then finish */
-    free(e);
-    free(kept);
-    rc = dlp_next()->wait(&inner, MPI_STATUS_IGNORE);
-    *req = MPI_REQUEST_NULL;
-    return finish(k, rc);
-  }
+  if (!kept)
+    return NULL;
   *kept = *k;
   side_hold(&kept->s, true);
   side_hold(&kept->r, true);
   kept->held = true;
+  return kept;
+}
+
+int dlp_coll_end(dlp_coll *k, int rc, MPI_Request inner, const dlp_how *how)
+{
+  if (!how || rc != MPI_SUCCESS)
+    return finish(k, rc);
+  if (how->init) {
+    dlp_coll *kept = kept_copy(k);
+    if (!kept) {             /* MPICH's request, on staging nobody packs */
+      dlp_next()->request_free(&inner);
+      release(k);
+      return dlp_raise(k->comm, MPI_ERR_NO_MEM);
+    }
+    *how->q = inner;
+    dlp_persist_watch(inner, k->comm, persistent_start, persistent_done, persistent_free,
+                      kept);
+    return MPI_SUCCESS;
+  }
+  MPI_Request *req = how->q;
+  dlp_req *e = dlp_req_new();
+  dlp_coll *kept = kept_copy(k);
+  if (!e || !kept) {
+    /* the collective goes on in MPICH: wait for it here, then finish */
+    free(e);
+    if (kept) {                /* its holds let go; the sides are k's */
+      side_hold(&kept->s, false);
+      side_hold(&kept->r, false);
+      free(kept);
+    }
+    rc = dlp_next()->wait(&inner, MPI_STATUS_IGNORE);
+    *req = MPI_REQUEST_NULL;
+    return finish(k, rc);
+  }
   e->op.route = DLP_R_PACK;
   e->op.via = &coll_route;
   e->op.comm = k->comm;
@@ -342,7 +403,7 @@ int dlp_coll_end(dlp_coll *k, int rc, MPI_Request inner, MPI_Request *req)
   return rc ? dlp_raise(k->comm, rc) : MPI_SUCCESS;
 }
 
-static int finish(dlp_coll *k, int rc)
+static int unpack(dlp_coll *k, int rc)
 {
   if (rc == MPI_SUCCESS && k->r.staged)
     for (int i = 0; i < k->r.n; i++)
@@ -350,7 +411,7 @@ static int finish(dlp_coll *k, int rc)
           !(k->r.none && k->r.none[i]))
         dlp_stage_in(&k->r.d[i], k->r.stage + k->r.off[i], k->r.d[i].bytes);
   if (rc == MPI_SUCCESS && k->self >= 0) {
-    const dlp_data *a = &k->s.d[k->self], *b = &k->r.d[k->self];
+    const dlp_data *a = &k->s.d[k->self_s], *b = &k->r.d[k->self];
     size_t copied = 0;
     int dlrc = dl_copy(a->buf, a->count, a->t, b->buf, b->count, b->t, &copied);
     if (dlrc == DL_ERR_TRUNCATE)
@@ -359,11 +420,22 @@ static int finish(dlp_coll *k, int rc)
     else if (dlrc != DL_OK)
       rc = dlp_raise_dl(k->comm, "collective", dlp_class_of(dlrc), dlrc);
   }
+  return rc;
+}
+
+static void release(dlp_coll *k)
+{
   if (k->held) {
     side_hold(&k->s, false);
     side_hold(&k->r, false);
   }
   side_free(&k->s);
   side_free(&k->r);
+}
+
+static int finish(dlp_coll *k, int rc)
+{
+  rc = unpack(k, rc);
+  release(k);
   return rc;
 }

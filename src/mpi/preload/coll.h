@@ -62,24 +62,79 @@ typedef struct dlp_coll {
   int fill;
   int own;                     /* a receive slot not unpacked (MPI_IN_PLACE:
                                   MPICH leaves it alone), or -1 */
-  int self;                    /* the slot this rank sends itself, copied
-                                  here, or -1 */
-  bool held;                   /* the slots' types held (nonblocking) */
+  int self, self_s;            /* the receive slot this rank sends itself
+                                  from send slot self_s, copied here, or -1 */
+  bool held;                   /* the slots' types held (not blocking) */
 } dlp_coll;
+
+/* how a collective was called: NULL, blocking; else nonblocking (q: the
+   program's request) or, init, persistent (MPI-4's _init forms) */
+typedef struct dlp_how {
+  MPI_Request *q;
+  bool init;
+  MPI_Info info;
+} dlp_how;
+
+/* MPICH's own call of the form `how` asks, int or _c form (c), with the
+   program's arguments: the blocking, nonblocking and persistent names */
+#define DLP_PASS(how, c, B, BC, I, IC, P, PC, ...)                                   \
+  (!(how)       ? ((c) ? BC(__VA_ARGS__) : B(__VA_ARGS__))                          \
+   : (how)->init ? ((c) ? PC(__VA_ARGS__, (how)->info, (how)->q)                    \
+                        : P(__VA_ARGS__, (how)->info, (how)->q))                    \
+                 : ((c) ? IC(__VA_ARGS__, (how)->q) : I(__VA_ARGS__, (how)->q)))
+/* MPICH's _c call of that form on the staged arguments, its request (not
+   blocking) in `in` */
+#define DLP_STAGED(how, in, BC, IC, PC, ...)                                         \
+  (!(how) ? BC(__VA_ARGS__) : (how)->init ? PC(__VA_ARGS__, (how)->info, &(in))     \
+                                          : IC(__VA_ARGS__, &(in)))
+
+/* a collective's six entry points over its implementation impl(args...,
+   how): blocking B, nonblocking I, persistent P, each in its int form
+   (parameters PI, arguments AI) and its _c form (PC, AC) */
+#define DLP_UNPAREN(...) __VA_ARGS__
+#define DLP_COLL_ENTRIES(B, I, P, impl, PI, PC, AI, AC)                               \
+  int B(DLP_UNPAREN PI) { return impl(DLP_UNPAREN AI, NULL); }                       \
+  int B##_c(DLP_UNPAREN PC) { return impl(DLP_UNPAREN AC, NULL); }                   \
+  int I(DLP_UNPAREN PI, MPI_Request *q)                                              \
+  {                                                                                  \
+    return impl(DLP_UNPAREN AI, &(dlp_how){.q = q});                                 \
+  }                                                                                  \
+  int I##_c(DLP_UNPAREN PC, MPI_Request *q)                                          \
+  {                                                                                  \
+    return impl(DLP_UNPAREN AC, &(dlp_how){.q = q});                                 \
+  }                                                                                  \
+  int P(DLP_UNPAREN PI, MPI_Info info, MPI_Request *q)                               \
+  {                                                                                  \
+    return impl(DLP_UNPAREN AI, &(dlp_how){.q = q, .init = true, .info = info});     \
+  }                                                                                  \
+  int P##_c(DLP_UNPAREN PC, MPI_Info info, MPI_Request *q)                           \
+  {                                                                                  \
+    return impl(DLP_UNPAREN AC, &(dlp_how){.q = q, .init = true, .info = info});     \
+  }
 
 /* describes, stages and packs a collective's sides (send or recv NULL: a
    side not significant at this rank): true when the interposer takes the
    call (some slot is derived data), false to hand the call to MPICH as it
    is: every slot predefined or dense, an argument MPICH must judge (its
-   own call then reports it), a type dataloop cannot decode, no memory */
+   own call then reports it), a type dataloop cannot decode, no memory.
+   Persistent: every derived slot staged, dense ones too (MPICH 4.0.2's
+   persistent collectives drop a reference of a derived type too many);
+   packed now (MPICH 4.0.2's persistent gathers read the send buffer when
+   made) and at every start. self: the receive slot this rank sends
+   itself, from send slot self_s (an all-to-all form not in place: its
+   rank both; a gather's root: its rank and 0), copied here; -1: none */
 DLI_HIDDEN bool dlp_coll_prepare(dlp_coll *k, MPI_Comm comm, const dlp_slots *send,
-                                 const dlp_slots *recv, int fill, int own, int self);
-/* after MPICH's call returned rc. Blocking (req NULL): the receive side
+                                 const dlp_slots *recv, int fill, int own, int self,
+                                 int self_s, const dlp_how *how);
+/* after MPICH's call returned rc. Blocking (how NULL): the receive side
    unpacked (only when rc is MPI_SUCCESS), everything freed; returns rc.
-   Nonblocking: inner is MPICH's request, and *req becomes the program's,
-   which completes once inner has and the receive side is unpacked (the
-   request table's, requests.c); the slots' types held until then */
-DLI_HIDDEN int dlp_coll_end(dlp_coll *k, int rc, MPI_Request inner, MPI_Request *req);
+   Nonblocking: inner is MPICH's request, and *how->q becomes the
+   program's, which completes once inner has and the receive side is
+   unpacked (the request table's, requests.c). Persistent: inner, MPICH's
+   persistent request on the staging, is the program's; each start packs,
+   each completion unpacks (persist.c watches it). The slots' types are
+   held until the end */
+DLI_HIDDEN int dlp_coll_end(dlp_coll *k, int rc, MPI_Request inner, const dlp_how *how);
 
 /* a described side's count and type for MPICH's call (a side of one count
    for every slot), and its buffer; else the user's */

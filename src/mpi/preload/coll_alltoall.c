@@ -1,10 +1,12 @@
-/* The all-to-all collectives and their neighbour forms, blocking and
- * nonblocking, int and _c, as coll_calls.c serves the others: n send and
- * n receive slots (the group, or the topology's out- and in-degree);
- * MPI_IN_PLACE (not in the neighbour forms) exchanges the receive slots'
- * own data. The w forms stage each slot alone, so a slot MPICH moves well
- * (predefined or dense) stays the user's. */
+/* The all-to-all collectives and their neighbour forms the interposer
+ * serves: blocking, nonblocking and persistent (how: coll.h), int and _c,
+ * as coll_rooted.c serves the others: n send and n receive slots (the
+ * group, or the topology's out- and in-degree); MPI_IN_PLACE (not in the
+ * neighbour forms) exchanges the receive slots' own data. The w forms
+ * stage each slot alone, so a slot MPICH moves well (predefined or dense)
+ * stays the user's. */
 #include "coll.h"
+#include "host.h"
 
 
 /* the slots' count: the group (and *me) or the neighbours (*me -1; nul:
@@ -35,7 +37,7 @@ static bool all_named(int n, const MPI_Datatype *t)
 static int alltoall(bool c, bool v, bool nb, const void *sb, MPI_Count sc, const void *scs,
                     const void *sds, MPI_Datatype st, void *rb, MPI_Count rc,
                     const void *rcs, const void *rds, MPI_Datatype rt, MPI_Comm comm,
-                    MPI_Request *q)
+                    const dlp_how *how)
 {
   MPI_Request in = MPI_REQUEST_NULL;
   int nout, nin, me;
@@ -44,9 +46,9 @@ static int alltoall(bool c, bool v, bool nb, const void *sb, MPI_Count sc, const
   bool in_place = sb == MPI_IN_PLACE;
   if ((in_place || dlp_coll_named(st)) && dlp_coll_named(rt))
     goto pass;
-  /* MPICH 4.0.2's nonblocking all-to-all in place fails whatever the
-     types (a truncation in its schedule): its call, as made */
-  if (((nb || q) && in_place) || !peers(nb, comm, &nout, &nin, &me, nul))
+  /* DLP_DEV_COLL_IN_PLACE_STAGED: in place, not blocking, MPICH's call */
+  if ((in_place && (nb || (how && dlp_host_has(DLP_DEV_COLL_IN_PLACE_STAGED)))) ||
+      !peers(nb, comm, &nout, &nin, &me, nul))
     goto pass;
   if (v && (!rcs || !rds || (!in_place && (!scs || !sds))))
     goto pass;
@@ -58,7 +60,7 @@ static int alltoall(bool c, bool v, bool nb, const void *sb, MPI_Count sc, const
                  .none = nul};
   if (!dlp_coll_prepare(&k, comm, in_place ? NULL : &s, &r,
                         in_place ? DLP_FILL_ALL : DLP_FILL_NONE, in_place ? me : -1,
-                        in_place ? -1 : me))
+                        in_place ? -1 : me, in_place ? -1 : me, how))
     goto pass;
   /* MPI_IN_PLACE: the send arguments are ignored; the receive side's fill
      their places */
@@ -71,56 +73,51 @@ static int alltoall(bool c, bool v, bool nb, const void *sb, MPI_Count sc, const
   MPI_Count sc2 = in_place ? 0 : DLP_ONE(k.s, sc), rc2 = DLP_ONE(k.r, rc);
   int err;
   if (v && nb)
-    err = q ? PMPI_Ineighbor_alltoallv_c(sbuf, scs2, sds2, stype, rbuf, rcs2, rds2, rtype, comm,
-                                         &in)
-            : PMPI_Neighbor_alltoallv_c(sbuf, scs2, sds2, stype, rbuf, rcs2, rds2, rtype, comm);
+    err = DLP_STAGED(how, in, PMPI_Neighbor_alltoallv_c, PMPI_Ineighbor_alltoallv_c,
+                     PMPI_Neighbor_alltoallv_init_c, sbuf, scs2, sds2, stype, rbuf, rcs2,
+                     rds2, rtype, comm);
   else if (v)
-    err = q ? PMPI_Ialltoallv_c(sbuf, scs2, sds2, stype, rbuf, rcs2, rds2, rtype, comm, &in)
-            : PMPI_Alltoallv_c(sbuf, scs2, sds2, stype, rbuf, rcs2, rds2, rtype, comm);
+    err = DLP_STAGED(how, in, PMPI_Alltoallv_c, PMPI_Ialltoallv_c, PMPI_Alltoallv_init_c,
+                     sbuf, scs2, sds2, stype, rbuf, rcs2, rds2, rtype, comm);
   else if (nb)
-    err = q ? PMPI_Ineighbor_alltoall_c(sbuf, sc2, stype, rbuf, rc2, rtype, comm, &in)
-            : PMPI_Neighbor_alltoall_c(sbuf, sc2, stype, rbuf, rc2, rtype, comm);
+    err = DLP_STAGED(how, in, PMPI_Neighbor_alltoall_c, PMPI_Ineighbor_alltoall_c,
+                     PMPI_Neighbor_alltoall_init_c, sbuf, sc2, stype, rbuf, rc2, rtype,
+                     comm);
   else
-    err = q ? PMPI_Ialltoall_c(sbuf, sc2, stype, rbuf, rc2, rtype, comm, &in)
-            : PMPI_Alltoall_c(sbuf, sc2, stype, rbuf, rc2, rtype, comm);
-  return dlp_coll_end(&k, err, in, q);
+    err = DLP_STAGED(how, in, PMPI_Alltoall_c, PMPI_Ialltoall_c, PMPI_Alltoall_init_c, sbuf,
+                     sc2, stype, rbuf, rc2, rtype, comm);
+  return dlp_coll_end(&k, err, in, how);
 pass:
-  if (v && nb && q)
-    return c ? PMPI_Ineighbor_alltoallv_c(sb, scs, sds, st, rb, rcs, rds, rt, comm, q)
-             : PMPI_Ineighbor_alltoallv(sb, scs, sds, st, rb, rcs, rds, rt, comm, q);
   if (v && nb)
-    return c ? PMPI_Neighbor_alltoallv_c(sb, scs, sds, st, rb, rcs, rds, rt, comm)
-             : PMPI_Neighbor_alltoallv(sb, scs, sds, st, rb, rcs, rds, rt, comm);
-  if (v && q)
-    return c ? PMPI_Ialltoallv_c(sb, scs, sds, st, rb, rcs, rds, rt, comm, q)
-             : PMPI_Ialltoallv(sb, scs, sds, st, rb, rcs, rds, rt, comm, q);
+    return DLP_PASS(how, c, PMPI_Neighbor_alltoallv, PMPI_Neighbor_alltoallv_c,
+                    PMPI_Ineighbor_alltoallv, PMPI_Ineighbor_alltoallv_c,
+                    PMPI_Neighbor_alltoallv_init, PMPI_Neighbor_alltoallv_init_c, sb, scs,
+                    sds, st, rb, rcs, rds, rt, comm);
   if (v)
-    return c ? PMPI_Alltoallv_c(sb, scs, sds, st, rb, rcs, rds, rt, comm)
-             : PMPI_Alltoallv(sb, scs, sds, st, rb, rcs, rds, rt, comm);
-  if (nb && q)
-    return c ? PMPI_Ineighbor_alltoall_c(sb, sc, st, rb, rc, rt, comm, q)
-             : PMPI_Ineighbor_alltoall(sb, (int)sc, st, rb, (int)rc, rt, comm, q);
+    return DLP_PASS(how, c, PMPI_Alltoallv, PMPI_Alltoallv_c, PMPI_Ialltoallv,
+                    PMPI_Ialltoallv_c, PMPI_Alltoallv_init, PMPI_Alltoallv_init_c, sb, scs,
+                    sds, st, rb, rcs, rds, rt, comm);
   if (nb)
-    return c ? PMPI_Neighbor_alltoall_c(sb, sc, st, rb, rc, rt, comm)
-             : PMPI_Neighbor_alltoall(sb, (int)sc, st, rb, (int)rc, rt, comm);
-  if (q)
-    return c ? PMPI_Ialltoall_c(sb, sc, st, rb, rc, rt, comm, q)
-             : PMPI_Ialltoall(sb, (int)sc, st, rb, (int)rc, rt, comm, q);
-  return c ? PMPI_Alltoall_c(sb, sc, st, rb, rc, rt, comm)
-           : PMPI_Alltoall(sb, (int)sc, st, rb, (int)rc, rt, comm);
+    return DLP_PASS(how, c, PMPI_Neighbor_alltoall, PMPI_Neighbor_alltoall_c,
+                    PMPI_Ineighbor_alltoall, PMPI_Ineighbor_alltoall_c,
+                    PMPI_Neighbor_alltoall_init, PMPI_Neighbor_alltoall_init_c, sb, sc, st,
+                    rb, rc, rt, comm);
+  return DLP_PASS(how, c, PMPI_Alltoall, PMPI_Alltoall_c, PMPI_Ialltoall, PMPI_Ialltoall_c,
+                  PMPI_Alltoall_init, PMPI_Alltoall_init_c, sb, sc, st, rb, rc, rt, comm);
 }
 
 /* Alltoallw and Neighbor_alltoallw: a type a slot, displacements in bytes */
 static int alltoallw(bool c, bool nb, const void *sb, const void *scs, const void *sds,
                      const MPI_Datatype *sts, void *rb, const void *rcs, const void *rds,
-                     const MPI_Datatype *rts, MPI_Comm comm, MPI_Request *q)
+                     const MPI_Datatype *rts, MPI_Comm comm, const dlp_how *how)
 {
   MPI_Request in = MPI_REQUEST_NULL;
   int nout, nin, me;
   bool nul[2 * DLP_COLL_MAXDIMS];
   dlp_coll k;
   bool in_place = sb == MPI_IN_PLACE;
-  if (((nb || q) && in_place) || !peers(nb, comm, &nout, &nin, &me, nul))
+  if ((in_place && (nb || (how && dlp_host_has(DLP_DEV_COLL_IN_PLACE_STAGED)))) ||
+      !peers(nb, comm, &nout, &nin, &me, nul))
     goto pass;
   if (!rcs || !rds || !rts || (!in_place && (!scs || !sds || !sts)))
     goto pass;
@@ -132,209 +129,88 @@ static int alltoallw(bool c, bool nb, const void *sb, const void *scs, const voi
                  .displs_c = c || nb, .types = rts, .none = nul};
   if (!dlp_coll_prepare(&k, comm, in_place ? NULL : &s, &r,
                         in_place ? DLP_FILL_ALL : DLP_FILL_NONE, in_place ? me : -1,
-                        in_place ? -1 : me))
+                        in_place ? -1 : me, in_place ? -1 : me, how))
     goto pass;
   const dlp_side *ss = in_place ? &k.r : &k.s;
   const void *sbuf = in_place ? MPI_IN_PLACE : DLP_BASE(k.s, sb);
   void *rbuf = DLP_BASE(k.r, rb);
-  int err;
-  if (nb)
-    err = q ? PMPI_Ineighbor_alltoallw_c(sbuf, ss->counts, ss->displs, ss->types, rbuf,
-                                         k.r.counts, k.r.displs, k.r.types, comm, &in)
-            : PMPI_Neighbor_alltoallw_c(sbuf, ss->counts, ss->displs, ss->types, rbuf,
-                                        k.r.counts, k.r.displs, k.r.types, comm);
-  else
-    err = q ? PMPI_Ialltoallw_c(sbuf, ss->counts, ss->displs, ss->types, rbuf, k.r.counts,
-                                k.r.displs, k.r.types, comm, &in)
-            : PMPI_Alltoallw_c(sbuf, ss->counts, ss->displs, ss->types, rbuf, k.r.counts,
-                               k.r.displs, k.r.types, comm);
-  return dlp_coll_end(&k, err, in, q);
+  int err = nb ? DLP_STAGED(how, in, PMPI_Neighbor_alltoallw_c, PMPI_Ineighbor_alltoallw_c,
+                            PMPI_Neighbor_alltoallw_init_c, sbuf, ss->counts, ss->displs,
+                            ss->types, rbuf, k.r.counts, k.r.displs, k.r.types, comm)
+               : DLP_STAGED(how, in, PMPI_Alltoallw_c, PMPI_Ialltoallw_c,
+                            PMPI_Alltoallw_init_c, sbuf, ss->counts, ss->displs, ss->types,
+                            rbuf, k.r.counts, k.r.displs, k.r.types, comm);
+  return dlp_coll_end(&k, err, in, how);
 pass:
-  if (nb && q)
-    return c ? PMPI_Ineighbor_alltoallw_c(sb, scs, sds, sts, rb, rcs, rds, rts, comm, q)
-             : PMPI_Ineighbor_alltoallw(sb, scs, sds, sts, rb, rcs, rds, rts, comm, q);
   if (nb)
-    return c ? PMPI_Neighbor_alltoallw_c(sb, scs, sds, sts, rb, rcs, rds, rts, comm)
-             : PMPI_Neighbor_alltoallw(sb, scs, sds, sts, rb, rcs, rds, rts, comm);
-  if (q)
-    return c ? PMPI_Ialltoallw_c(sb, scs, sds, sts, rb, rcs, rds, rts, comm, q)
-             : PMPI_Ialltoallw(sb, scs, sds, sts, rb, rcs, rds, rts, comm, q);
-  return c ? PMPI_Alltoallw_c(sb, scs, sds, sts, rb, rcs, rds, rts, comm)
-           : PMPI_Alltoallw(sb, scs, sds, sts, rb, rcs, rds, rts, comm);
+    return DLP_PASS(how, c, PMPI_Neighbor_alltoallw, PMPI_Neighbor_alltoallw_c,
+                    PMPI_Ineighbor_alltoallw, PMPI_Ineighbor_alltoallw_c,
+                    PMPI_Neighbor_alltoallw_init, PMPI_Neighbor_alltoallw_init_c, sb, scs,
+                    sds, sts, rb, rcs, rds, rts, comm);
+  return DLP_PASS(how, c, PMPI_Alltoallw, PMPI_Alltoallw_c, PMPI_Ialltoallw,
+                  PMPI_Ialltoallw_c, PMPI_Alltoallw_init, PMPI_Alltoallw_init_c, sb, scs,
+                  sds, sts, rb, rcs, rds, rts, comm);
 }
 
-int MPI_Alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
-                 MPI_Datatype rt, MPI_Comm comm)
-{
-  return alltoall(false, false, false, sb, sc, NULL, NULL, st, rb, rc, NULL, NULL, rt,
-                  comm, NULL);
-}
+DLP_COLL_ENTRIES(MPI_Alltoall, MPI_Ialltoall, MPI_Alltoall_init, alltoall,
+                 (const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
+                 MPI_Datatype rt, MPI_Comm comm),
+                 (const void *sb, MPI_Count sc, MPI_Datatype st, void *rb, MPI_Count rc,
+                 MPI_Datatype rt, MPI_Comm comm),
+                 (false, false, false, sb, sc, NULL, NULL, st, rb, rc, NULL, NULL, rt,
+                 comm),
+                 (true, false, false, sb, sc, NULL, NULL, st, rb, rc, NULL, NULL, rt,
+                 comm))
 
-int MPI_Ialltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
-                  MPI_Datatype rt, MPI_Comm comm, MPI_Request *q)
-{
-  return alltoall(false, false, false, sb, sc, NULL, NULL, st, rb, rc, NULL, NULL, rt,
-                  comm, q);
-}
+DLP_COLL_ENTRIES(MPI_Neighbor_alltoall, MPI_Ineighbor_alltoall,
+                 MPI_Neighbor_alltoall_init, alltoall,
+                 (const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
+                 MPI_Datatype rt, MPI_Comm comm),
+                 (const void *sb, MPI_Count sc, MPI_Datatype st, void *rb, MPI_Count rc,
+                 MPI_Datatype rt, MPI_Comm comm),
+                 (false, false, true, sb, sc, NULL, NULL, st, rb, rc, NULL, NULL, rt,
+                 comm),
+                 (true, false, true, sb, sc, NULL, NULL, st, rb, rc, NULL, NULL, rt,
+                 comm))
 
-int MPI_Alltoall_c(const void *sb, MPI_Count sc, MPI_Datatype st, void *rb, MPI_Count rc,
-                   MPI_Datatype rt, MPI_Comm comm)
-{
-  return alltoall(true, false, false, sb, sc, NULL, NULL, st, rb, rc, NULL, NULL, rt,
-                  comm, NULL);
-}
+DLP_COLL_ENTRIES(MPI_Alltoallv, MPI_Ialltoallv, MPI_Alltoallv_init, alltoall,
+                 (const void *sb, const int scs[], const int sds[], MPI_Datatype st,
+                 void *rb, const int rcs[], const int rds[], MPI_Datatype rt,
+                 MPI_Comm comm),
+                 (const void *sb, const MPI_Count scs[], const MPI_Aint sds[],
+                 MPI_Datatype st, void *rb, const MPI_Count rcs[], const MPI_Aint rds[],
+                 MPI_Datatype rt, MPI_Comm comm),
+                 (false, true, false, sb, 0, scs, sds, st, rb, 0, rcs, rds, rt, comm),
+                 (true, true, false, sb, 0, scs, sds, st, rb, 0, rcs, rds, rt, comm))
 
-int MPI_Ialltoall_c(const void *sb, MPI_Count sc, MPI_Datatype st, void *rb, MPI_Count rc,
-                    MPI_Datatype rt, MPI_Comm comm, MPI_Request *q)
-{
-  return alltoall(true, false, false, sb, sc, NULL, NULL, st, rb, rc, NULL, NULL, rt,
-                  comm, q);
-}
+DLP_COLL_ENTRIES(MPI_Neighbor_alltoallv, MPI_Ineighbor_alltoallv,
+                 MPI_Neighbor_alltoallv_init, alltoall,
+                 (const void *sb, const int scs[], const int sds[], MPI_Datatype st,
+                 void *rb, const int rcs[], const int rds[], MPI_Datatype rt,
+                 MPI_Comm comm),
+                 (const void *sb, const MPI_Count scs[], const MPI_Aint sds[],
+                 MPI_Datatype st, void *rb, const MPI_Count rcs[], const MPI_Aint rds[],
+                 MPI_Datatype rt, MPI_Comm comm),
+                 (false, true, true, sb, 0, scs, sds, st, rb, 0, rcs, rds, rt, comm),
+                 (true, true, true, sb, 0, scs, sds, st, rb, 0, rcs, rds, rt, comm))
 
-int MPI_Alltoallv(const void *sb, const int scs[], const int sds[], MPI_Datatype st,
-                  void *rb, const int rcs[], const int rds[], MPI_Datatype rt,
-                  MPI_Comm comm)
-{
-  return alltoall(false, true, false, sb, 0, scs, sds, st, rb, 0, rcs, rds, rt, comm,
-                  NULL);
-}
+DLP_COLL_ENTRIES(MPI_Alltoallw, MPI_Ialltoallw, MPI_Alltoallw_init, alltoallw,
+                 (const void *sb, const int scs[], const int sds[],
+                 const MPI_Datatype sts[], void *rb, const int rcs[], const int rds[],
+                 const MPI_Datatype rts[], MPI_Comm comm),
+                 (const void *sb, const MPI_Count scs[], const MPI_Aint sds[],
+                 const MPI_Datatype sts[], void *rb, const MPI_Count rcs[],
+                 const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm),
+                 (false, false, sb, scs, sds, sts, rb, rcs, rds, rts, comm),
+                 (true, false, sb, scs, sds, sts, rb, rcs, rds, rts, comm))
 
-int MPI_Ialltoallv(const void *sb, const int scs[], const int sds[], MPI_Datatype st,
-                   void *rb, const int rcs[], const int rds[], MPI_Datatype rt,
-                   MPI_Comm comm, MPI_Request *q)
-{
-  return alltoall(false, true, false, sb, 0, scs, sds, st, rb, 0, rcs, rds, rt, comm, q);
-}
-
-int MPI_Alltoallv_c(const void *sb, const MPI_Count scs[], const MPI_Aint sds[],
-                    MPI_Datatype st, void *rb, const MPI_Count rcs[],
-                    const MPI_Aint rds[], MPI_Datatype rt, MPI_Comm comm)
-{
-  return alltoall(true, true, false, sb, 0, scs, sds, st, rb, 0, rcs, rds, rt, comm,
-                  NULL);
-}
-
-int MPI_Ialltoallv_c(const void *sb, const MPI_Count scs[], const MPI_Aint sds[],
-                     MPI_Datatype st, void *rb, const MPI_Count rcs[],
-                     const MPI_Aint rds[], MPI_Datatype rt, MPI_Comm comm, MPI_Request *q)
-{
-  return alltoall(true, true, false, sb, 0, scs, sds, st, rb, 0, rcs, rds, rt, comm, q);
-}
-
-int MPI_Alltoallw(const void *sb, const int scs[], const int sds[],
-                  const MPI_Datatype sts[], void *rb, const int rcs[], const int rds[],
-                  const MPI_Datatype rts[], MPI_Comm comm)
-{
-  return alltoallw(false, false, sb, scs, sds, sts, rb, rcs, rds, rts, comm, NULL);
-}
-
-int MPI_Ialltoallw(const void *sb, const int scs[], const int sds[],
-                   const MPI_Datatype sts[], void *rb, const int rcs[], const int rds[],
-                   const MPI_Datatype rts[], MPI_Comm comm, MPI_Request *q)
-{
-  return alltoallw(false, false, sb, scs, sds, sts, rb, rcs, rds, rts, comm, q);
-}
-
-int MPI_Alltoallw_c(const void *sb, const MPI_Count scs[], const MPI_Aint sds[],
-                    const MPI_Datatype sts[], void *rb, const MPI_Count rcs[],
-                    const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm)
-{
-  return alltoallw(true, false, sb, scs, sds, sts, rb, rcs, rds, rts, comm, NULL);
-}
-
-int MPI_Ialltoallw_c(const void *sb, const MPI_Count scs[], const MPI_Aint sds[],
-                     const MPI_Datatype sts[], void *rb, const MPI_Count rcs[],
-                     const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm,
-                     MPI_Request *q)
-{
-  return alltoallw(true, false, sb, scs, sds, sts, rb, rcs, rds, rts, comm, q);
-}
-
-int MPI_Neighbor_alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
-                          MPI_Datatype rt, MPI_Comm comm)
-{
-  return alltoall(false, false, true, sb, sc, NULL, NULL, st, rb, rc, NULL, NULL, rt,
-                  comm, NULL);
-}
-
-int MPI_Ineighbor_alltoall(const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
-                           MPI_Datatype rt, MPI_Comm comm, MPI_Request *q)
-{
-  return alltoall(false, false, true, sb, sc, NULL, NULL, st, rb, rc, NULL, NULL, rt,
-                  comm, q);
-}
-
-int MPI_Neighbor_alltoall_c(const void *sb, MPI_Count sc, MPI_Datatype st, void *rb,
-                            MPI_Count rc, MPI_Datatype rt, MPI_Comm comm)
-{
-  return alltoall(true, false, true, sb, sc, NULL, NULL, st, rb, rc, NULL, NULL, rt, comm,
-                  NULL);
-}
-
-int MPI_Ineighbor_alltoall_c(const void *sb, MPI_Count sc, MPI_Datatype st, void *rb,
-                             MPI_Count rc, MPI_Datatype rt, MPI_Comm comm, MPI_Request *q)
-{
-  return alltoall(true, false, true, sb, sc, NULL, NULL, st, rb, rc, NULL, NULL, rt, comm,
-                  q);
-}
-
-int MPI_Neighbor_alltoallv(const void *sb, const int scs[], const int sds[],
-                           MPI_Datatype st, void *rb, const int rcs[], const int rds[],
-                           MPI_Datatype rt, MPI_Comm comm)
-{
-  return alltoall(false, true, true, sb, 0, scs, sds, st, rb, 0, rcs, rds, rt, comm,
-                  NULL);
-}
-
-int MPI_Ineighbor_alltoallv(const void *sb, const int scs[], const int sds[],
-                            MPI_Datatype st, void *rb, const int rcs[], const int rds[],
-                            MPI_Datatype rt, MPI_Comm comm, MPI_Request *q)
-{
-  return alltoall(false, true, true, sb, 0, scs, sds, st, rb, 0, rcs, rds, rt, comm, q);
-}
-
-int MPI_Neighbor_alltoallv_c(const void *sb, const MPI_Count scs[], const MPI_Aint sds[],
-                             MPI_Datatype st, void *rb, const MPI_Count rcs[],
-                             const MPI_Aint rds[], MPI_Datatype rt, MPI_Comm comm)
-{
-  return alltoall(true, true, true, sb, 0, scs, sds, st, rb, 0, rcs, rds, rt, comm, NULL);
-}
-
-int MPI_Ineighbor_alltoallv_c(const void *sb, const MPI_Count scs[], const MPI_Aint sds[],
-                              MPI_Datatype st, void *rb, const MPI_Count rcs[],
-                              const MPI_Aint rds[], MPI_Datatype rt, MPI_Comm comm,
-                              MPI_Request *q)
-{
-  return alltoall(true, true, true, sb, 0, scs, sds, st, rb, 0, rcs, rds, rt, comm, q);
-}
-
-int MPI_Neighbor_alltoallw(const void *sb, const int scs[], const MPI_Aint sds[],
-                           const MPI_Datatype sts[], void *rb, const int rcs[],
-                           const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm)
-{
-  return alltoallw(false, true, sb, scs, sds, sts, rb, rcs, rds, rts, comm, NULL);
-}
-
-int MPI_Ineighbor_alltoallw(const void *sb, const int scs[], const MPI_Aint sds[],
-                            const MPI_Datatype sts[], void *rb, const int rcs[],
-                            const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm,
-                            MPI_Request *q)
-{
-  return alltoallw(false, true, sb, scs, sds, sts, rb, rcs, rds, rts, comm, q);
-}
-
-int MPI_Neighbor_alltoallw_c(const void *sb, const MPI_Count scs[], const MPI_Aint sds[],
-                             const MPI_Datatype sts[], void *rb, const MPI_Count rcs[],
-                             const MPI_Aint rds[], const MPI_Datatype rts[],
-                             MPI_Comm comm)
-{
-  return alltoallw(true, true, sb, scs, sds, sts, rb, rcs, rds, rts, comm, NULL);
-}
-
-int MPI_Ineighbor_alltoallw_c(const void *sb, const MPI_Count scs[], const MPI_Aint sds[],
-                              const MPI_Datatype sts[], void *rb, const MPI_Count rcs[],
-                              const MPI_Aint rds[], const MPI_Datatype rts[],
-                              MPI_Comm comm, MPI_Request *q)
-{
-  return alltoallw(true, true, sb, scs, sds, sts, rb, rcs, rds, rts, comm, q);
-}
+DLP_COLL_ENTRIES(MPI_Neighbor_alltoallw, MPI_Ineighbor_alltoallw,
+                 MPI_Neighbor_alltoallw_init, alltoallw,
+                 (const void *sb, const int scs[], const MPI_Aint sds[],
+                 const MPI_Datatype sts[], void *rb, const int rcs[],
+                 const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm),
+                 (const void *sb, const MPI_Count scs[], const MPI_Aint sds[],
+                 const MPI_Datatype sts[], void *rb, const MPI_Count rcs[],
+                 const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm),
+                 (false, true, sb, scs, sds, sts, rb, rcs, rds, rts, comm),
+                 (true, true, sb, scs, sds, sts, rb, rcs, rds, rts, comm))

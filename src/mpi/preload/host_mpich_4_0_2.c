@@ -45,5 +45,16 @@ const dlp_host dlp_host_mpich_4_0_2 = {
     [DLP_DEV_FLUSH_LOCAL_EARLY_GET] =
       "a get completes locally before its data arrived when a put to the "
       "same target follows: local completion is done as remote completion",
+    [DLP_DEV_COLL_IN_PLACE_STAGED] =
+      "nonblocking all-to-all collectives in place fail on derived types and "
+      "on their staged bytes, persistent gathers to all in place on staged "
+      "bytes: those, and every persistent collective in place, go to MPICH "
+      "as made",
+    [DLP_DEV_COLL_PERSIST_DERIVED] =
+      "persistent collectives drop a reference of a derived type too many "
+      "(assertions, crashes): every derived slot is staged, dense ones too",
+    [DLP_DEV_COLL_PERSIST_READ_AT_INIT] =
+      "persistent gathers read the send buffer when made, not at each start: "
+      "the staging is packed when made too, so the bytes are those MPICH sends",
   },
 };

@@ -43,7 +43,12 @@
  * interposer's receive (dlp_irecv), which the calls that can see a
  * request put in the handle's place while it is active (swap_in and
  * swap_out, joined to complete.c) and which leaves the handle inactive
- * once complete. */
+ * once complete.
+ *
+ * Another part's persistent requests are watched here too (a persistent
+ * collective's, coll.c: dlp_persist_watch): its hook runs before each
+ * start, and the calls that can see a request call its other hook once
+ * they see a start completed (swap_out), before they return. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -67,6 +72,13 @@ typedef struct entry {
   void *buf;
   MPI_Count count;
   MPI_Datatype dt;        /* a duplicate, the program's if predefined */
+  /* watched for another part (a persistent collective): before(arg) at
+     each start, after(arg) once it completed, arg_free(arg) at the end */
+  int (*before)(void *arg);
+  void (*after)(void *arg);
+  void (*arg_free)(void *arg);
+  void *arg;
+  atomic_bool active;     /* started, its completion not yet seen */
   struct entry *next;
 } entry;
 
@@ -76,6 +88,7 @@ static entry *retired;    /* freed while active: kept, since MPICH may
                              read the staging until MPI_Finalize ends */
 static atomic_long nentries;
 static atomic_long nrelayed;  /* relayed entries that are active */
+static atomic_long nwatched;  /* watched entries that are active */
 
 static size_t bucket(MPI_Request h)
 {
@@ -88,6 +101,8 @@ static void entry_free(entry *e)
     dl_type_free(&e->d.t);
   if (e->relayed && !e->named)
     PMPI_Type_free(&e->dt);
+  if (e->arg_free)
+    e->arg_free(e->arg);
   free(e->stage);
   free(e);
 }
@@ -224,6 +239,33 @@ static void relay(void *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag
   insert(e);
 }
 
+void dlp_persist_watch(MPI_Request h, MPI_Comm comm, int (*before)(void *),
+                       void (*after)(void *), void (*arg_free)(void *), void *arg)
+{
+  entry *e = calloc(1, sizeof *e);
+  if (!e) {
+    arg_free(arg);
+    return;
+  }
+  *e = (entry){.h = h, .route = DLP_R_PACK, .comm = comm, .before = before,
+               .after = after, .arg_free = arg_free, .arg = arg};
+  insert(e);
+}
+
+/* a watched entry's completion, if its request now says so (looked at
+   after every call that can see it: done once, however many see it) */
+static void watched_done(entry *e)
+{
+  int flag = 0;
+  if (!atomic_load(&e->active) ||
+      dlp_next()->request_get_status(e->h, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || !flag)
+    return;
+  if (atomic_exchange(&e->active, false)) {
+    atomic_fetch_sub(&nwatched, 1);
+    e->after(e->arg);
+  }
+}
+
 static int init_common(bool recv, const void *buf, MPI_Count count, MPI_Datatype dt,
                        int peer, int tag, MPI_Comm comm, int mode, MPI_Request *req)
 {
@@ -325,6 +367,15 @@ static int start_common(MPI_Request *req)
   entry *e = req ? lookup(*req, false) : NULL;
   if (e && e->relayed)
     return relay_start(e);
+  if (e && e->before) {
+    /* an active one: MPICH's error for it, the staging left alone */
+    int rc = atomic_load(&e->active) ? MPI_SUCCESS : e->before(e->arg);
+    if (rc == MPI_SUCCESS)
+      rc = dlp_next()->start(req);
+    if (rc == MPI_SUCCESS && !atomic_exchange(&e->active, true))
+      atomic_fetch_add(&nwatched, 1);
+    return rc;
+  }
   int rc = prepare(e);
   if (rc)
     return rc;
@@ -341,7 +392,7 @@ static int startall_common(int n, MPI_Request reqs[])
   bool trails = false;
   for (int i = 0; reqs && i < n && !trails; i++) {
     entry *e = lookup(reqs[i], false);
-    trails = trailed(e) || (e && e->relayed);
+    trails = trailed(e) || (e && (e->relayed || e->before));
   }
   /* two trailed sends to one place: each one's empty chunk right after it;
      relayed receives are the interposer's to start */
@@ -370,6 +421,8 @@ static int startall_common(int n, MPI_Request reqs[])
 static int persist_free(MPI_Request *req)
 {
   entry *e = req ? lookup(*req, true) : NULL;
+  if (e && e->before && atomic_exchange(&e->active, false))
+    atomic_fetch_sub(&nwatched, 1);   /* goes on: its staging kept, below */
   if (e && e->relayed) {
     /* an active start goes on (an interposed one as an orphan) */
     if (e->inner != MPI_REQUEST_NULL) {
@@ -396,7 +449,14 @@ static int persist_free(MPI_Request *req)
 
 static bool any(void)
 {
-  return atomic_load_explicit(&nrelayed, memory_order_acquire) > 0;
+  return atomic_load_explicit(&nrelayed, memory_order_acquire) > 0 ||
+         atomic_load_explicit(&nwatched, memory_order_acquire) > 0;
+}
+
+static entry *watched_entry(MPI_Request h)
+{
+  entry *e = atomic_load_explicit(&nwatched, memory_order_acquire) ? lookup(h, false) : NULL;
+  return e && e->before ? e : NULL;
 }
 
 static int swap_in(int n, MPI_Request reqs[], MPI_Request saved[])
@@ -409,6 +469,9 @@ static int swap_in(int n, MPI_Request reqs[], MPI_Request saved[])
       saved[i] = reqs[i];
       reqs[i] = e->inner;
       swapped++;
+    } else if (reqs[i] != MPI_REQUEST_NULL && watched_entry(reqs[i])) {
+      saved[i] = reqs[i];     /* stays in place; looked at after the call */
+      swapped++;
     }
   }
   return swapped;
@@ -419,6 +482,11 @@ static void swap_out(int n, MPI_Request reqs[], const MPI_Request saved[])
   for (int i = 0; i < n; i++) {
     if (saved[i] == MPI_REQUEST_NULL)
       continue;
+    entry *w = watched_entry(saved[i]);
+    if (w) {
+      watched_done(w);
+      continue;
+    }
     entry *e = relayed_entry(saved[i]);
     if (e) {
       e->inner = reqs[i];

@@ -50,9 +50,9 @@
  *   rma_issue.c one MPICH operation of a described one-sided operation
  *   rma_request.c the request forms, finished at completion or at the
  *               synchronization that completes them
- *   coll.c      collectives with derived datatypes: sides described,
- *               staged, packed, unpacked (coll.h: what it and
- *               coll_calls.c, the MPI_* entry points, share)
+ *   coll.c      collectives with derived datatypes, staged (coll.h:
+ *               what it shares with the entry points, coll_rooted.c,
+ *               coll_gathers.c, coll_alltoall.c)
  */
 #ifndef DLP_PRELOAD_H
 #define DLP_PRELOAD_H
@@ -555,6 +555,12 @@ typedef struct dlp_persistent {
   int (*free)(MPI_Request *req);
 } dlp_persistent;
 DLI_HIDDEN void dlp_join_persistent(const dlp_persistent *p);
+/* MPICH's persistent request h watched for another part (coll.c):
+   before(arg) at each start (its error is the start's), after(arg) once a
+   call that can see h sees a start completed, arg_free(arg) at the end */
+DLI_HIDDEN void dlp_persist_watch(MPI_Request h, MPI_Comm comm, int (*before)(void *arg),
+                                  void (*after)(void *arg), void (*arg_free)(void *arg),
+                                  void *arg);
 /* MPI_Irecv as the interposer makes it (p2p.c) */
 DLI_HIDDEN int dlp_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
                          MPI_Comm comm, MPI_Request *req);

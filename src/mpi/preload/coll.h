@@ -1,5 +1,5 @@
-/* Collectives with derived datatypes (coll.c, coll_calls.c): what the two
- * files share. A collective's send and receive sides are each a list of
+/* Collectives with derived datatypes: what coll.c shares with the entry
+ * points (coll_rooted.c, coll_gathers.c, coll_alltoall.c). A collective's send and receive sides are each a list of
  * slots, one per peer (or one for a broadcast): a buffer position, a count
  * and a type. A side whose data is not all predefined or dense goes to
  * MPICH as packed bytes in one staging buffer; the rest stay the user's. */

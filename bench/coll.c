@@ -54,17 +54,19 @@ static MPI_Datatype box_type(const box *b, MPI_Datatype el)
   return t;
 }
 
-/* the manual loops: a run of sub[2] elements per (i, j) */
+/* the manual loops: a run of sub[2] elements per (i, j), at this byte */
+static size_t box_run_at(const box *b, int i, int j, size_t es)
+{
+  return (((size_t)(b->start[0] + i) * (size_t)b->size[1] + (size_t)(b->start[1] + j)) *
+              (size_t)b->size[2] + (size_t)b->start[2]) * es;
+}
+
 static char *box_pack(const box *b, const char *a, char *out, size_t es)
 {
   size_t run = (size_t)b->sub[2] * es;
   for (int i = 0; i < b->sub[0]; i++)
-    for (int j = 0; j < b->sub[1]; j++) {
-      size_t at = (((size_t)(b->start[0] + i) * (size_t)b->size[1] + (size_t)(b->start[1] + j)) *
-                       (size_t)b->size[2] + (size_t)b->start[2]) * es;
-      memcpy(out, a + at, run);
-      out += run;
-    }
+    for (int j = 0; j < b->sub[1]; j++, out += run)
+      memcpy(out, a + box_run_at(b, i, j, es), run);
   return out;
 }
 
@@ -72,12 +74,8 @@ static const char *box_unpack(const box *b, char *a, const char *in, size_t es)
 {
   size_t run = (size_t)b->sub[2] * es;
   for (int i = 0; i < b->sub[0]; i++)
-    for (int j = 0; j < b->sub[1]; j++) {
-      size_t at = (((size_t)(b->start[0] + i) * (size_t)b->size[1] + (size_t)(b->start[1] + j)) *
-                       (size_t)b->size[2] + (size_t)b->start[2]) * es;
-      memcpy(a + at, in, run);
-      in += run;
-    }
+    for (int j = 0; j < b->sub[1]; j++, in += run)
+      memcpy(a + box_run_at(b, i, j, es), in, run);
   return in;
 }
 

@@ -4,7 +4,9 @@
 # own (PMPI_) answers on random derived types, plainly, preloaded on 2, 3
 # and 4 ranks, in the pipeline mode with a chunk small enough that the
 # point-to-point messages around them stream, and with preloaded and plain
-# ranks in one collective (messages under 8 KiB there: doc/mpi.md).
+# ranks in one collective (messages under 8 KiB there: doc/mpi.md); with
+# them, partitioned requests and point-to-point requests completed
+# together with collective ones.
 b=${top_builddir:-.}
 lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload.so
 [ -n "$DL_VALGRIND" ] && { echo "several processes: not under valgrind"; exit 77; }
@@ -28,6 +30,9 @@ run -genv DL_PIPELINE 1 -genv DL_PIPELINE_CHUNK 96 -n 2 $pre "$prog"
 # every block packed
 run -genv DL_COLL_BLOCK 1 -n 3 $pre "$prog"
 run -genv DL_COLL_BLOCK 1G -n 2 $pre "$prog"
+# point-to-point beside them (the partitioned requests, the ring) by the
+# blocks route
+run -genv DL_STRATEGY blocks -n 2 $pre "$prog"
 small="-genv DL_COLL_MAX 600"
 run $small -n 1 $pre "$prog" : -n 1 $plain "$prog"
 run $small -n 1 $plain "$prog" : -n 1 $pre "$prog"

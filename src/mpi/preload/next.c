@@ -42,6 +42,9 @@ static void find(void)
   FIND(request_free, "PMPI_Request_free");
   FIND(start, "PMPI_Start");
   FIND(startall, "PMPI_Startall");
+  FIND(pready, "PMPI_Pready");
+  FIND(pready_range, "PMPI_Pready_range");
+  FIND(pready_list, "PMPI_Pready_list");
 }
 
 const dlp_next_calls *dlp_next(void)

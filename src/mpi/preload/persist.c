@@ -48,7 +48,9 @@
  * Another part's persistent requests are watched here too (a persistent
  * collective's, coll.c: dlp_persist_watch): its hook runs before each
  * start, and the calls that can see a request call its other hook once
- * they see a start completed (swap_out), before they return. */
+ * they see a start completed (swap_out), before they return. Or only
+ * attached (a partitioned request's, partitioned.c: dlp_persist_attach):
+ * its record lives and dies with the handle, each start counted. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -239,6 +241,24 @@ static void relay(void *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag
   insert(e);
 }
 
+void dlp_persist_attach(MPI_Request h, bool recv, int route, void *arg,
+                        void (*arg_free)(void *))
+{
+  entry *e = calloc(1, sizeof *e);
+  if (!e) {
+    arg_free(arg);
+    return;
+  }
+  *e = (entry){.h = h, .route = route, .recv = recv, .arg_free = arg_free, .arg = arg};
+  insert(e);
+}
+
+void *dlp_persist_arg(MPI_Request h)
+{
+  entry *e = lookup(h, false);
+  return e && !e->before ? e->arg : NULL;
+}
+
 void dlp_persist_watch(MPI_Request h, MPI_Comm comm, int (*before)(void *),
                        void (*after)(void *), void (*arg_free)(void *), void *arg)
 {
@@ -288,7 +308,7 @@ static int init_common(bool recv, const void *buf, MPI_Count count, MPI_Datatype
    flight keeps its bytes) */
 static int prepare(entry *e)
 {
-  if (!e)
+  if (!e || e->arg)
     return MPI_SUCCESS;
   const dlp_stream_module *m = dlp_streams();
   if (m && !e->recv && m->blocked(e->peer, e->tag, e->comm)) {
@@ -374,6 +394,12 @@ static int start_common(MPI_Request *req)
       rc = dlp_next()->start(req);
     if (rc == MPI_SUCCESS && !atomic_exchange(&e->active, true))
       atomic_fetch_add(&nwatched, 1);
+    return rc;
+  }
+  if (e && e->arg) {
+    int rc = dlp_next()->start(req);
+    if (rc == MPI_SUCCESS)
+      counted(e);
     return rc;
   }
   int rc = prepare(e);

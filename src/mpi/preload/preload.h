@@ -21,6 +21,8 @@
  *   p2p.c       point-to-point calls with derived datatypes
  *   persist.c   persistent requests: routed at _init, packed at each start
  *               (MPI_Start and PMPI_Start), their entries freed with them
+ *   partitioned.c  partitioned requests: routed at _init, a packing send's
+ *               partition packed at MPI_Pready (and PMPI_Pready)
  *   requests.c  interposed requests: an operation started or run on its
  *               route, the program's generalized request, its poll, wait
  *               and free functions, orphans
@@ -561,6 +563,13 @@ DLI_HIDDEN void dlp_join_persistent(const dlp_persistent *p);
 DLI_HIDDEN void dlp_persist_watch(MPI_Request h, MPI_Comm comm, int (*before)(void *arg),
                                   void (*after)(void *arg), void (*arg_free)(void *arg),
                                   void *arg);
+/* another part's record of MPICH's persistent request h (partitioned.c):
+   freed with h (arg_free(arg)), each start of h counted as the
+   interposer's send or receive by route */
+DLI_HIDDEN void dlp_persist_attach(MPI_Request h, bool recv, int route, void *arg,
+                                   void (*arg_free)(void *arg));
+/* the arg attached to h, or NULL */
+DLI_HIDDEN void *dlp_persist_arg(MPI_Request h);
 /* MPI_Irecv as the interposer makes it (p2p.c) */
 DLI_HIDDEN int dlp_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
                          MPI_Comm comm, MPI_Request *req);
@@ -582,6 +591,9 @@ typedef struct dlp_next_calls {
   int (*request_free)(MPI_Request *);
   int (*start)(MPI_Request *);
   int (*startall)(int, MPI_Request[]);
+  int (*pready)(int, MPI_Request);
+  int (*pready_range)(int, int, MPI_Request);
+  int (*pready_list)(int, int[], MPI_Request);
 } dlp_next_calls;
 DLI_HIDDEN const dlp_next_calls *dlp_next(void);
 

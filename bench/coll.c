@@ -8,8 +8,9 @@
  * subarray types (the approach of mpi4py-fft: one type per peer and side);
  * the same with the types created, committed and freed around every call
  * (a type per call); a 3D halo exchange of one-cell faces by
- * MPI_Neighbor_alltoallw on a Cartesian communicator; a broadcast of a
- * strided view (every other double). Variants, interleaved round by round
+ * MPI_Neighbor_alltoallw on a Cartesian communicator, and the same by
+ * persistent requests made once (MPI_Send_init, MPI_Recv_init, MPI_Startall,
+ * MPI_Waitall); a broadcast of a strided view (every other double). Variants, interleaved round by round
  * in a changing order so drift hits all alike:
  *   contig    the same bytes, contiguous, through the collective (the floor)
  *   MPICH     the derived types handed to MPICH's collective (PMPI_)
@@ -83,7 +84,8 @@ static const char *box_unpack(const box *b, char *a, const char *in, size_t es)
 
 typedef struct pattern {
   char name[64];
-  int kind;                    /* 0: Alltoallw, 1: Neighbor_alltoallw, 2: Bcast */
+  int kind;                    /* 0: Alltoallw, 1: Neighbor_alltoallw, 2: Bcast,
+                                  3: persistent sends and receives */
   bool per_call;               /* types made and freed around every call */
   MPI_Comm comm;
   int n;                       /* peers (slots) */
@@ -100,6 +102,11 @@ typedef struct pattern {
   MPI_Aint azeros[8];
   /* broadcast: a vector of every other double */
   int bn;
+  /* persistent: each slot's neighbour; requests of bytes (contig and
+     manual), of the types through MPICH (PMPI_) and through dataloop */
+  int nb[8];
+  MPI_Request preq[3][16];
+  int npreq;
 } pattern;
 
 static void slots_bytes(pattern *p)
@@ -184,10 +191,10 @@ static void fft(pattern *p, int d, int N, bool per_call)
 /* a halo exchange of one-cell faces of an (n+2)^3 array of doubles on a
    Cartesian communicator of P x 1 x 1 (not periodic along the first axis,
    periodic along the others: those faces go to this rank itself) */
-static void halo(pattern *p, int n)
+static void halo(pattern *p, int n, bool persistent)
 {
-  snprintf(p->name, sizeof(p->name), "Halo 3D %d^3", n);
-  p->kind = 1;
+  snprintf(p->name, sizeof(p->name), "Halo 3D %d^3%s", n, persistent ? " (persistent)" : "");
+  p->kind = persistent ? 3 : 1;
   p->n = 6;
   p->es = 8;
   p->el = MPI_DOUBLE;
@@ -198,6 +205,8 @@ static void halo(pattern *p, int n)
     MPI_Cart_shift(p->comm, a, 1, &src, &dst);
     p->none[2 * a] = src == MPI_PROC_NULL;
     p->none[2 * a + 1] = dst == MPI_PROC_NULL;
+    p->nb[2 * a] = src;
+    p->nb[2 * a + 1] = dst;
     for (int side = 0; side < 2; side++) {
       box b = {{N, N, N}, {n, n, n}, {1, 1, 1}};
       b.sub[a] = 1;
@@ -235,9 +244,69 @@ static void bcast_view(pattern *p, int n)
   p->unpacked = p->packed;
 }
 
+/* the halo's persistent requests, once: receives first, then sends; slot
+   i sends with tag i and receives the neighbour's opposite slot (i ^ 1) */
+static void persist_make(pattern *p)
+{
+  for (int set = 0; set < 3; set++) {
+    int k = 0;
+    for (int send = 0; send < 2; send++)
+      for (int i = 0, so = 0, ro = 0; i < p->n; i++) {
+        char *sb = p->packed + so, *rb = p->unpacked + ro;
+        so += p->scount[i];
+        ro += p->rcount[i];
+        if (p->none[i])
+          continue;
+        MPI_Request *q = &p->preq[set][k++];
+        if (set == 0 && send)
+          PMPI_Send_init(sb, p->scount[i], MPI_BYTE, p->nb[i], i, p->comm, q);
+        else if (set == 0)
+          PMPI_Recv_init(rb, p->rcount[i], MPI_BYTE, p->nb[i], i ^ 1, p->comm, q);
+        else if (set == 1 && send)
+          PMPI_Send_init(p->src, 1, p->st[i], p->nb[i], i, p->comm, q);
+        else if (set == 1)
+          PMPI_Recv_init(p->dst, 1, p->rt[i], p->nb[i], i ^ 1, p->comm, q);
+        else if (send)
+          MPI_Send_init(p->src, 1, p->st[i], p->nb[i], i, p->comm, q);
+        else
+          MPI_Recv_init(p->dst, 1, p->rt[i], p->nb[i], i ^ 1, p->comm, q);
+      }
+    p->npreq = k;
+  }
+}
+
+static void persist_run(pattern *p, int v, char *out)
+{
+  MPI_Status st[16];
+  /* the requests are bound to dst */
+  if (out != p->dst)
+    memcpy(p->dst, out, p->dst_len);
+  int set = v == V_MPICH ? 1 : v == V_DL ? 2 : 0;
+  if (v == V_MANUAL) {
+    char *w = p->packed;
+    for (int i = 0; i < p->n; i++)
+      if (!p->none[i])
+        w = box_pack(&p->sb[i], p->src, w, p->es);
+  }
+  MPI_Startall(p->npreq, p->preq[set]);
+  MPI_Waitall(p->npreq, p->preq[set], st);
+  if (v == V_MANUAL) {
+    const char *r = p->unpacked;
+    for (int i = 0; i < p->n; i++)
+      if (!p->none[i])
+        r = box_unpack(&p->rb[i], p->dst, r, p->es);
+  }
+  if (out != p->dst)
+    memcpy(out, p->dst, p->dst_len);
+}
+
 /* one call of variant v, into out */
 static void run(pattern *p, int v, char *out)
 {
+  if (p->kind == 3) {
+    persist_run(p, v, out);
+    return;
+  }
   if (p->kind == 2) {
     double *a = (double *)out;
     if (rank == 0)
@@ -315,6 +384,9 @@ static void run(pattern *p, int v, char *out)
 
 static void pattern_free(pattern *p)
 {
+  for (int set = 0; p->kind == 3 && set < 3; set++)
+    for (int i = 0; i < p->npreq; i++)
+      MPI_Request_free(&p->preq[set][i]);
   if (p->kind == 2)
     MPI_Type_free(&p->st[0]);
   else if (!p->per_call)
@@ -401,16 +473,16 @@ int main(int argc, char **argv)
   int failed = 0;
   static const char *const names[] = {"FFT 2D 1024^2", "FFT 3D 64^3", "FFT 3D 128^3",
                                        "FFT 2D 256^2 (type per call)", "Halo 3D 64^3",
-                                       "Bcast strided 1048576"};
+                                       "Halo 3D 64^3 (persistent)", "Bcast strided 1048576"};
   int matched = 0;
-  for (int k = 0; k < 6; k++)
+  for (int k = 0; k < 7; k++)
     matched += bench_matches(names[k], filter);
   if (!matched) {
     if (rank == 0)
       fprintf(stderr, "dataloop-coll-bench: no pattern matches %s\n", filter);
     failed = 1;
   }
-  for (int k = 0; k < 6; k++) {
+  for (int k = 0; k < 7; k++) {
     if (!bench_matches(names[k], filter))
       continue;
     pattern p;
@@ -421,17 +493,21 @@ int main(int argc, char **argv)
     case 1: fft(&p, 3, 64, false); break;
     case 2: fft(&p, 3, 128, false); break;
     case 3: fft(&p, 2, 256, true); break;
-    case 4: halo(&p, 64); break;
+    case 4: halo(&p, 64, false); break;
+    case 5: halo(&p, 64, true); break;
     default: bcast_view(&p, 1 << 20); break;
     }
     if (!p.per_call && p.kind != 2)
       make_types(&p);
+    if (p.kind == 3)
+      persist_make(&p);
     /* checked first: every variant's data is MPICH's */
     run(&p, V_MPICH, p.ref);
     bool good = true;
     for (int v = V_MANUAL; v < NVAR; v++) {
-      memcpy(p.dst, p.kind == 1 ? p.src : p.dst, p.kind == 1 ? p.dst_len : 0);
-      if (p.kind != 1)
+      bool halo_like = p.kind == 1 || p.kind == 3;
+      memcpy(p.dst, halo_like ? p.src : p.dst, halo_like ? p.dst_len : 0);
+      if (!halo_like)
         memset(p.dst, 0, p.dst_len);
       run(&p, v, p.dst);
       if (memcmp(p.dst, p.ref, p.dst_len)) {

@@ -5,6 +5,8 @@
  * commit hint, DL_JIT=0, and threads compiling and packing at once.
  * (Every randomized test also runs with DL_JIT_THRESHOLD=0: jit-forced.sh.) */
 #include <check.h>
+#include <dlfcn.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -452,6 +454,7 @@ END_TEST
 /* loops emitted for t's root: "loop" blocks in its function */
 static int emitted_loops_of(const dl_type *t)
 {
+  ck_assert(dli_llvm_load());
   LLVMContextRef ctx = LLVMContextCreate();
   LLVMModuleRef m = LLVMModuleCreateWithNameInContext("t", ctx);
   LLVMValueRef fn = LLVMAddFunction(m, "f", dli_cg_fn_type(ctx));
@@ -715,11 +718,52 @@ START_TEST(threads)
 }
 END_TEST
 
+#ifdef DLI_LLVM_SONAME
+static bool llvm_mapped(void)
+{
+  void *h = dlopen(DLI_LLVM_SONAME, RTLD_NOW | RTLD_NOLOAD);
+  if (h)
+    dlclose(h);
+  return h != NULL;
+}
+#endif
+
+/* a shared libLLVM is loaded by the first compile of a type with
+   something to compile (main checks that it was not before) */
+START_TEST(llvm_loaded_at_first_compile)
+{
+#ifdef DLI_LLVM_SONAME
+  /* a long leaf loop is the interpreter's kernel's: nothing to compile,
+     and LLVM not loaded for it (unless an earlier test did, CK_FORK=no) */
+  bool before = llvm_mapped();
+  dl_type *t;
+  ck_assert_int_eq(dl_type_vector(1000, 2, 5, dl_builtin(DL_INT32), &t), DL_OK);
+  dl_type_commit(t);
+  ck_assert_int_eq(dl_type_compile(t), DL_ERR_UNSUPPORTED);
+  ck_assert(llvm_mapped() == before);
+  dl_type_free(&t);
+  ck_assert_int_eq(dl_type_vector(7, 2, 5, dl_builtin(DL_INT32), &t), DL_OK);
+  dl_type_commit(t);
+  ck_assert_int_eq(dl_type_compile(t), DL_OK);   /* DL_JIT=0 or not */
+  ck_assert(llvm_mapped());
+  dl_type_free(&t);
+#endif
+}
+END_TEST
+
 int main(void)
 {
   const char *e = getenv("DL_JIT");
   jit_off = e && !strcmp(e, "0");
+#ifdef DLI_LLVM_SONAME
+  /* nothing compiled yet: LLVM not loaded */
+  if (llvm_mapped()) {
+    fprintf(stderr, "test_jit: %s was loaded before any compile\n", DLI_LLVM_SONAME);
+    return 1;
+  }
+#endif
   TCase *tc = tcase_create("core");
+  tcase_add_test(tc, llvm_loaded_at_first_compile);
   tcase_add_test(tc, flash_reordered);
   tcase_add_test(tc, reordered_partial);
   tcase_add_test(tc, chunked_repetitions);

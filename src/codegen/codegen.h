@@ -3,7 +3,7 @@
 #ifndef DLI_CODEGEN_H
 #define DLI_CODEGEN_H
 
-#include <llvm-c/Core.h>
+#include "llvm.h"
 #include "../../dataloop/loop.h"
 
 /* Limits on what is compiled: longer index lists stay interpreted, and

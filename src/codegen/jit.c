@@ -12,14 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <llvm/Config/llvm-config.h>
-#include <llvm-c/Core.h>
-#include <llvm-c/Error.h>
-#include <llvm-c/LLJIT.h>
-#include <llvm-c/Orc.h>
-#include <llvm-c/Analysis.h>
-#include <llvm-c/Target.h>
-#include <llvm-c/TargetMachine.h>
 #include "codegen.h"
 #include "../../dataloop/env.h"
 #include <build-id.h>     /* made by make in the build tree (Makefile.am) */
@@ -85,7 +77,7 @@ static void start(void)
   double t0 = (double)clock();
   J.strict = dli_env_flag("DL_JIT_STRICT", false);
   J.dump = dli_env_flag("DL_JIT_DUMP", false);
-  if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter())
+  if (!dli_llvm_load())
     return;
   char *err = NULL;
   J.triple = LLVMGetDefaultTargetTriple();
@@ -299,8 +291,9 @@ static LLVMValueRef batch_callee(void *ctx, const dli_loop *l, int dir)
 /* the loops that get code, each requested direction, from the cache or
    new in the batch: the root (one-shot calls use it), and on each path
    below it the first loop whose elements are small enough for chunked
-   processing to find whole ones */
-static void collect(batch *bt, const dli_loop *l, int mask, bool root)
+   processing to find whole ones. With no batch, only whether there is
+   one (before the JIT is started for it). */
+static bool collect(batch *bt, const dli_loop *l, int mask, bool root)
 {
   /* a single run is one memcpy already: nothing to gain */
   bool eligible = dli_jit_shape_ok(l) && !dli_is_dense(l);
@@ -308,15 +301,20 @@ static void collect(batch *bt, const dli_loop *l, int mask, bool root)
   /* a long leaf loop is one call of an optimized kernel for the
      interpreter already: code of its own would only be slower */
   bool own = !(l->leaf && l->kind != DLI_CONTIG && l->count > DLI_CG_UNROLL);
-  if (eligible && own && (root || small))
+  if (eligible && own && (root || small)) {
+    if (!bt)
+      return true;
     add_jobs(bt, l, mask);
+  }
   if (eligible && small && !root)
-    return;
+    return false;
+  bool any = false;
   if (l->kind == DLI_STRUCT)
-    for (dl_count i = 0; i < l->count; i++)
-      collect(bt, l->children[i], mask, false);
+    for (dl_count i = 0; i < l->count && !(any && !bt); i++)
+      any = collect(bt, l->children[i], mask, false) || any;
   else if (!l->leaf)
-    collect(bt, l->child, mask, false);
+    any = collect(bt, l->child, mask, false);
+  return any;
 }
 
 /* the key of the batch's object: its jobs' shapes, in order */
@@ -477,7 +475,8 @@ const bool dli_jit_built = true;
 
 int dli_jit_compile(dl_type *t, int mask)
 {
-  if (t->builtin || t->b.size == 0)
+  /* nothing to compile: LLVM is not even loaded for it */
+  if (t->builtin || t->b.size == 0 || !collect(NULL, t->loop, mask, true))
     return DL_ERR_UNSUPPORTED;
   pthread_once(&start_once, start);
   if (!J.ready)

@@ -1,6 +1,11 @@
-/* Cache sizes and core count. hwloc when the build has it (it sees through
- * virtual machines and hybrid cores the same way everywhere); otherwise
- * the C library's sysconf, which reads the same /sys files on Linux. */
+/* Cache sizes and core count. The C library's sysconf first: glibc reads
+ * the caches from the CPU itself, at no cost, where loading hwloc's
+ * topology takes milliseconds per process (every CPU's caches, frequencies,
+ * NUMA and DMI data), paid by every MPI process at its first message.
+ * hwloc (when the build has it) where sysconf cannot tell the caches, and
+ * always where a topology is given to it (HWLOC_SYNTHETIC, HWLOC_XMLFILE,
+ * HWLOC_FSROOT: a described machine, not this one). */
+#include <stdlib.h>
 #include <unistd.h>
 #include "tune.h"
 #if DL_HAVE_HWLOC
@@ -44,13 +49,24 @@ void dli_topology_read(dli_topology *t)
 {
   *t = (dli_topology){0};
 #if DL_HAVE_HWLOC
-  if (from_hwloc(t) && t->l1d && t->l2 && t->cores)
+  bool described = getenv("HWLOC_SYNTHETIC") || getenv("HWLOC_XMLFILE") ||
+                   getenv("HWLOC_FSROOT");
+  if (described && from_hwloc(t) && t->l1d && t->l2 && t->cores)
     return;
 #endif
 #ifdef _SC_LEVEL1_DCACHE_SIZE
   if (!t->l1d) t->l1d = conf(_SC_LEVEL1_DCACHE_SIZE);
   if (!t->l2) t->l2 = conf(_SC_LEVEL2_CACHE_SIZE);
   if (!t->l3) t->l3 = conf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+#if DL_HAVE_HWLOC
+  if ((!t->l1d || !t->l2) && !described) {
+    dli_topology h = {0};
+    if (from_hwloc(&h)) {
+      *t = h;
+      return;
+    }
+  }
 #endif
   if (!t->cores)
     t->cores = (int)conf(_SC_NPROCESSORS_ONLN);

@@ -203,24 +203,35 @@ static void choose(const dlp_data *d, plan *p)
             p->ncand ? "; calibrating" : "");
 }
 
+/* what a plan is found by, kept apart from the plans: a lookup reads
+   these few contiguous lines, not every plan */
+typedef struct key {
+  const dl_type *t;        /* NULL: free */
+  MPI_Count count;
+  int mode;                /* forced * 2 + stream */
+} key;
+static key keys[PLANS];
+
 static void drop(plan *p)
 {
   if (p->blocks != MPI_DATATYPE_NULL)
     PMPI_Type_free(&p->blocks);
   dl_type_free(&p->t);
   memset(p, 0, sizeof(*p));
+  keys[p - table] = (key){0};
 }
 
 /* the cached plan of d, else a new one in the least recently used free
    entry, else NULL (every entry busy); lock held */
 static plan *find_or_make(const dlp_data *d, bool stream)
 {
-  int forced = dlp_cfg()->strategy;
+  int forced = dlp_cfg()->strategy, mode = forced * 2 + stream;
+  for (int i = 0; i < PLANS; i++)
+    if (keys[i].t == d->t && keys[i].count == d->count && keys[i].mode == mode)
+      return &table[i];
   plan *lru = NULL;
   for (int i = 0; i < PLANS; i++) {
     plan *p = &table[i];
-    if (p->t == d->t && p->count == d->count && p->forced == forced && p->stream == stream)
-      return p;
     if (!p->users && (!lru || !p->t || (lru->t && p->used < lru->used)))
       lru = p;
   }
@@ -233,6 +244,7 @@ static plan *find_or_make(const dlp_data *d, bool stream)
   dl_type_retain(d->t);
   *lru = (plan){.t = d->t, .count = d->count, .forced = forced, .stream = stream,
                 .blocks = MPI_DATATYPE_NULL};
+  keys[lru - table] = (key){d->t, d->count, mode};
   choose(d, lru);
   return lru;
 }

@@ -27,7 +27,9 @@
  *   pipe-auto the interposer in pipeline mode, its route chosen among
  *             streams, packing, blocks and MPICH's engine
  * First, on rank 0, MPI_Pack of two small types (count 1) through the
- * interposer against MPICH's own PMPI_Pack, ns per call.
+ * interposer against MPICH's own PMPI_Pack, ns per call; then, on both,
+ * a type made, committed, sent and freed per message, through the
+ * interposer and through MPICH, us per round trip.
  * The interposer's code is linked into this program (what
  * libdataloop-mpi-preload.so holds), so MPI_Send here is the interposer's
  * and PMPI_Send MPICH's; both ranks switch its mode at the same point.
@@ -306,6 +308,57 @@ static void per_call(const opts *o)
   MPI_Type_free(&m2);
 }
 
+/* us per round trip of a vector type made, committed, sent (and received
+   into one made alike) and freed every call, as BLACS does: through the
+   interposer (mine) or MPICH's own calls (*theirs), medians of batches
+   taken alternately on both ranks. fresh: a structure never seen before
+   at every call (a stride of its own: decoded and planned anew); else 15
+   structures in turn */
+static double typed_us(const opts *o, bool fresh, double *theirs)
+{
+  static double buf[1 << 16];
+  double v[2][64];
+  long n = o->full ? 4000 : 1000;
+  int other = 1 - rank;
+  long k = 0;
+  for (int b = 0; b < o->batches; b++)
+    for (int pm = 0; pm < 2; pm++) {
+      PMPI_Barrier(MPI_COMM_WORLD);
+      double t0 = bench_now();
+      for (long i = 0; i < n; i++, k++) {
+        MPI_Datatype t;
+        int stride = fresh ? 40 + (int)(k % 8000) : 40;
+        PMPI_Type_vector(3 + (int)(k % 5), 2 + (int)(k % 3), stride, MPI_DOUBLE, &t);
+        PMPI_Type_commit(&t);
+        if ((rank == 0) == (i % 2 == 0)) {
+          if (pm)
+            PMPI_Send(buf, 1, t, other, 0, MPI_COMM_WORLD);
+          else
+            MPI_Send(buf, 1, t, other, 0, MPI_COMM_WORLD);
+        } else if (pm) {
+          PMPI_Recv(buf, 1, t, other, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+          MPI_Recv(buf, 1, t, other, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        PMPI_Type_free(&t);
+      }
+      v[pm][b] = (bench_now() - t0) / (double)n * 2e6;
+    }
+  *theirs = bench_median(v[1], o->batches);
+  return bench_median(v[0], o->batches);
+}
+
+static void type_per_call(const opts *o)
+{
+  double seen_mpich, fresh_mpich;
+  double seen = typed_us(o, false, &seen_mpich), fresh = typed_us(o, true, &fresh_mpich);
+  if (rank == 0)
+    printf("a type per message (made, committed, sent or received, freed), us per round "
+           "trip: 15 structures in turn %.2f (MPICH's own %.2f, %.2fx), a new structure "
+           "each %.2f (%.2f, %.2fx)\n",
+           seen, seen_mpich, seen / seen_mpich, fresh, fresh_mpich, fresh / fresh_mpich);
+}
+
 /* ---- checking and timing ---- */
 
 /* rank 1 receives into zeroed memory; what arrived, packed by hand, must be
@@ -522,9 +575,11 @@ int main(int argc, char **argv)
            "per variant, medians; pipeline chunk %zu bytes\n", o.full ? "full" : "quick",
            o.batches, o.batch_s * 1e3, dlp_chunk());
     per_call(&o);
+  }
+  type_per_call(&o);
+  if (rank == 0)
     printf("%-22s %9s  %-9s %10s  %21s  %7s\n", "pattern", "KiB", "variant",
            "round trip", "(min - max) us", "ovh");
-  }
   int failed = 0;
   for (const char *const *p = patterns; *p; p++) {
     if (!bench_matches(*p, o.filter))

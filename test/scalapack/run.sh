@@ -394,7 +394,7 @@ on_signal() {
 trap on_signal INT TERM HUP
 
 now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 # run mpiexec in dir with a timeout; sets run_rc, run_timed_out, run_wall
 run_mpi() { # dir seconds mpiexec-args...

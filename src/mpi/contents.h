@@ -22,6 +22,10 @@ typedef struct dli_contents {
   MPI_Count *counts;
   MPI_Datatype *types;       /* references: dli_contents_free releases them */
   int64_t *v;
+  /* the arrays above, in one block: this one when they fit (a type of
+     a few arguments is read with no allocation), else allocated */
+  void *block;
+  int64_t small[40];
 } dli_contents;
 
 /* dt's constructor and arguments: DL_OK (0); DL_ERR_ARG (not a datatype),

@@ -423,16 +423,18 @@ dl_type *dli_type_recent(MPI_Datatype dt)
   return last.e && last.dt == dt && last.freed == f ? last.e->t : NULL;
 }
 
-/* the key of c's structure (shape.h) in *key (malloc'ed; NULL, with DL_OK,
-   when it has none: a child whose shape was not kept, a key too long) */
-static int shape_key(const dli_contents *c, int64_t **key, size_t *n)
+/* the key of c's structure (shape.h) in *key (buf when it holds cap
+   entries, else malloc'ed; NULL, with DL_OK, when it has none: a child
+   whose shape was not kept, a key too long) */
+static int shape_key(const dli_contents *c, int64_t *buf, size_t cap, int64_t **key,
+                     size_t *n)
 {
   *key = NULL;
   *n = 0;
   size_t len = 5 + (size_t)(c->ni + c->na + c->nc) + 2 * (size_t)c->nd;
   if (len > DLI_SHAPE_MAX_KEY)
     return DL_OK;
-  int64_t *k = malloc(len * sizeof(int64_t));
+  int64_t *k = len <= cap ? buf : malloc(len * sizeof(int64_t));
   if (!k)
     return DL_ERR_NOMEM;
   size_t at = 0;
@@ -450,12 +452,14 @@ static int shape_key(const dli_contents *c, int64_t **key, size_t *n)
     dli_mpi_info ci;
     int rc = lookup(c->types[i], &t, &ci);
     if (rc) {
-      free(k);
+      if (k != buf)
+        free(k);
       return rc;
     }
     entry *e = dli_named_type(c->types[i]) ? NULL : cached(c->types[i]);
     if (!dli_named_type(c->types[i]) && (!e || !e->shape)) {
-      free(k);
+      if (k != buf)
+        free(k);
       return DL_OK;
     }
     k[at++] = e ? 1 : 0;
@@ -471,21 +475,23 @@ static int shape_key(const dli_contents *c, int64_t **key, size_t *n)
 static int decode(MPI_Datatype dt, entry *e)
 {
   dli_contents c;
-  int64_t *key = NULL;
+  int64_t kbuf[64], *key = NULL;
   size_t n = 0;
   int rc = dli_contents_get(dt, &c);
   if (!rc)
-    rc = shape_key(&c, &key, &n);
+    rc = shape_key(&c, kbuf, sizeof(kbuf) / sizeof(kbuf[0]), &key, &n);
   dli_contents_free(&c);
   if (!rc && key && (e->shape = dli_shape_find(key, n, &e->t, &e->info))) {
-    free(key);
+    if (key != kbuf)
+      free(key);
     return DL_OK;
   }
   if (!rc)
     rc = build(dt, &e->t, &e->info);
   if (!rc && key)
     e->shape = dli_shape_add(key, n, e->t, &e->info);
-  free(key);
+  if (key != kbuf)
+    free(key);
   return rc;
 }
 

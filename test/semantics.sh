@@ -19,7 +19,7 @@ lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload.so
 [ -n "$MPIEXEC" ] || { echo "no mpiexec found by configure" >&2; exit 77; }
 [ -f "$lib" ] || { echo "no $lib (configured with --disable-shared?)" >&2; exit 77; }
 known=$s/test/semantics/known.txt
-programs=${SEM_PROGRAMS:-"sem_errors sem_truncate sem_order sem_status sem_window sem_pmpi sem_progress sem_persist"}
+programs=${SEM_PROGRAMS:-"sem_errors sem_truncate sem_order sem_status sem_window sem_pmpi sem_progress sem_persist sem_partitioned"}
 # DL_TEST_SMOKE=1 (the release tarball's check in tools/run test): the
 # first program in every mode, which proves the tarball holds what the
 # suite needs; make check in the tree runs them all

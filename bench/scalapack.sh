@@ -16,7 +16,8 @@
 # Each runs N times (default 7) in each mode, the modes alternating and
 # their order flipping every round, so that drift hits both alike. A run
 # whose results differ from plain's (the testers' passed/failed/skipped
-# counts) fails the benchmark. Reported per program: the median seconds of
+# counts), or a preloaded timer run in which the interposer served no
+# send (DL_STATS_FILE), fails the benchmark. Reported per program: the median seconds of
 # each mode [min-max] and the median of the per-round ratios
 # preloaded/plain; OUT/scalapack.csv (default bench/results) holds every
 # run. Exit status: 0 done, 1 a run failed, 2 usage, 77 the testers are
@@ -40,12 +41,15 @@ while [ $# -gt 0 ]; do
 done
 case $rounds in '' | *[!0-9]* | 0) die "--rounds takes a positive whole number" ;; esac
 [ -f "$preload" ] || die "no interposer at $preload (build first)"
+# absolute: the runs start in directories of their own
+preload=$(cd "$(dirname "$preload")" && pwd)/$(basename "$preload")
 tests=/usr/lib/x86_64-linux-gnu/scalapack/mpich-tests
 timer=$tests/PBLAS/TIMING/dpb3tim
 [ -x "$timer" ] || { echo "bench/scalapack.sh: Debian's scalapack-mpi-test is not installed" >&2; exit 77; }
 command -v mpiexec.mpich >/dev/null || { echo "bench/scalapack.sh: no mpiexec.mpich" >&2; exit 77; }
 [ -n "$work" ] || work=$(mktemp -d /tmp/dl-scalapack-bench.XXXXXX)
 mkdir -p "$work" "$out" || die "cannot make $work or $out"
+work=$(cd "$work" && pwd)
 yield=$work/libucx_yield.so
 ${CC:-cc} -O2 -shared -fPIC -o "$yield" "$top/test/ucx_yield.c" -ldl -lpthread ||
   die "cannot build $yield"
@@ -65,9 +69,11 @@ timer_run() { # mode
   local d=$work/timer-$1 pre=$yield
   rm -rf "$d" && mkdir -p "$d" && cp "$work/PDBLAS3TIM.dat" "$d/"
   [ "$1" = plain ] || pre=$preload:$yield
-  (cd "$d" && timeout 600 mpiexec.mpich -n 4 -genv LD_PRELOAD "$pre" "$timer") \
-    >"$d/stdout" 2>&1 </dev/null || return
+  (cd "$d" && timeout 600 mpiexec.mpich -n 4 -genv LD_PRELOAD "$pre" \
+    -genv DL_STATS_FILE "$d/stats" "$timer") >"$d/stdout" 2>&1 </dev/null || return
   grep -q 'End of Tests' "$d/stdout" || return
+  # preloaded, the interposer must have served its messages
+  [ "$1" = plain ] || cat "$d"/stats* 2>/dev/null | grep -q ' send=[1-9]' || return
   awk '/^ *\| *PD/ { s += $3 } END { printf "%.3f", s }' "$d/stdout"
 }
 # one run of a tester through test/scalapack/run.sh: "counts seconds"

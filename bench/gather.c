@@ -22,25 +22,28 @@ static size_t picks(const btest *t)
   return c ? (size_t)atol(c + 1) : 0;
 }
 
-/* n distinct indices in [0, n * SPREAD), in random order (fixed seed) */
-static int *random_indices(size_t n)
+/* n distinct indices of [0, total), increasing (sorted: a migration's or
+   a halo's list) or in random order; fixed seed */
+static int *pick_of(size_t n, size_t total, bool sorted)
 {
-  size_t range = n * SPREAD;
   int *idx = malloc(n * sizeof(int));
-  char *used = calloc(range, 1);
-  if (!idx || !used)
+  char *used = calloc(total, 1);
+  if (!idx || !used || n > total)
     exit(1);
   uint64_t x = 0x9e3779b97f4a7c15ull;
   for (size_t i = 0; i < n;) {
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
-    size_t k = (size_t)(x % range);
+    size_t k = (size_t)(x % total);
     if (!used[k]) {
       used[k] = 1;
       idx[i++] = (int)k;
     }
   }
+  for (size_t k = 0, i = 0; sorted && k < total; k++)
+    if (used[k])
+      idx[i++] = (int)k;
   free(used);
   return idx;
 }
@@ -103,7 +106,7 @@ static bool gather(btest *t)
   size_t n = picks(t), b = strstr(t->name, "3 doubles") ? 3 : 1;
   bool flt = strstr(t->name, "float") != NULL;
   size_t es = flt ? 4 : 8;
-  int *idx = random_indices(n);
+  int *idx = pick_of(n, n * SPREAD, false);
   dl_count *disp = malloc(n * sizeof(dl_count));
   int *mdisp = malloc(n * sizeof(int));
   if (!disp || !mdisp)
@@ -176,7 +179,7 @@ static void man_particles_unpack(const bparams *p, char *mem, const char *in)
 static bool particles(btest *t)
 {
   size_t n = picks(t), np = n * SPREAD, nb = n * (1 + NSCALAR);
-  int *idx = random_indices(n);
+  int *idx = pick_of(n, n * SPREAD, false);
   bench_alloc(t, (3 + NSCALAR) * np * sizeof(double));
   t->owned = idx;
   t->p.idx = (const dl_count *)idx;
@@ -229,32 +232,6 @@ static size_t of_total(const btest *t)
 {
   const char *c = strstr(t->name, " of ");
   return c ? (size_t)atol(c + 4) : 0;
-}
-
-/* n distinct indices of [0, total), increasing (sorted: a migration's or
-   a halo's list) or in random order; fixed seed */
-static int *pick_of(size_t n, size_t total, bool sorted)
-{
-  int *idx = malloc(n * sizeof(int));
-  char *used = calloc(total, 1);
-  if (!idx || !used || n > total)
-    exit(1);
-  uint64_t x = 0x2545f4914f6cdd1dull;
-  for (size_t i = 0; i < n;) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    size_t k = (size_t)(x % total);
-    if (!used[k]) {
-      used[k] = 1;
-      idx[i++] = (int)k;
-    }
-  }
-  for (size_t k = 0, i = 0; sorted && k < total; k++)
-    if (used[k])
-      idx[i++] = (int)k;
-  free(used);
-  return idx;
 }
 
 /* the type the application builds is decoded (dl_type_from_mpi), not

@@ -719,6 +719,20 @@ static void absolute(const side *s, char *buf, MPI_Datatype out[])
   }
 }
 
+/* an all-to-all's w-form sides at rank me of n: a type a slot, sizes
+   drawn alike on every rank, the send side filled */
+static void w_sides(int n, int me, side *s, side *r)
+{
+  long m[MAXP][MAXP], out[MAXP], in[MAXP];
+  pair_sizes(n, m, true);
+  for (int j = 0; j < n; j++) {
+    out[j] = m[me][j];
+    in[j] = m[j][me];
+  }
+  side_make(s, n, out, true, false, true);
+  side_make(r, n, in, true, false, false);
+}
+
 /* MPI_Alltoallw and MPI_Bcast from MPI_BOTTOM, the types holding absolute
    addresses */
 static void t_bottom(MPI_Comm comm)
@@ -726,15 +740,8 @@ static void t_bottom(MPI_Comm comm)
   int n, me;
   MPI_Comm_size(comm, &n);
   MPI_Comm_rank(comm, &me);
-  long m[MAXP][MAXP], out[MAXP], in[MAXP];
-  pair_sizes(n, m, true);
-  for (int j = 0; j < n; j++) {
-    out[j] = m[me][j];
-    in[j] = m[j][me];
-  }
   side s, r;
-  side_make(&s, n, out, true, false, true);
-  side_make(&r, n, in, true, false, false);
+  w_sides(n, me, &s, &r);
   MPI_Datatype st[MAXP], rt[MAXP], rref[MAXP];
   absolute(&s, s.buf, st);
   absolute(&r, r.buf, rt);
@@ -778,16 +785,9 @@ static void t_mixed(MPI_Comm comm, int k)
   int n, me;
   MPI_Comm_size(comm, &n);
   MPI_Comm_rank(comm, &me);
-  long m[MAXP][MAXP], out[MAXP], in[MAXP];
-  pair_sizes(n, m, true);
-  for (int j = 0; j < n; j++) {
-    out[j] = m[me][j];
-    in[j] = m[j][me];
-  }
-  long ring = message();
   side s, r, ps, pr;
-  side_make(&s, n, out, true, false, true);
-  side_make(&r, n, in, true, false, false);
+  w_sides(n, me, &s, &r);
+  long ring = message();
   side_make(&ps, 1, &ring, false, true, true);
   side_make(&pr, 1, &ring, false, true, false);
   int to = (me + 1) % n, from = (me + n - 1) % n;

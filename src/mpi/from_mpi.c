@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include "bridge.h"
+#include "combiners.h"
 #include "contents.h"
 #include "shape.h"
 
@@ -115,53 +116,6 @@ static unsigned replicated(dl_count count, const dl_count *bls, dl_count bl,
   return p;
 }
 
-/* subarray: (ndims, sizes, subsizes, starts, order) in either form */
-static int subarray(const dli_contents *c, dl_type *old, dl_type **out)
-{
-  int nd = c->ints[0], order;
-  dl_count *s = malloc(sizeof(dl_count) * 3 * (size_t)(nd > 0 ? nd : 1));
-  if (!s)
-    return DL_ERR_NOMEM;
-  for (int i = 0; i < 3 * nd; i++)
-    s[i] = c->nc > 0 ? c->counts[i] : c->ints[1 + i];
-  order = c->nc > 0 ? c->ints[1] : c->ints[1 + 3 * nd];
-  int rc = dl_type_subarray(nd, s, s + nd, s + 2 * nd,
-                            order == MPI_ORDER_FORTRAN ? DL_ORDER_FORTRAN : DL_ORDER_C,
-                            old, out);
-  free(s);
-  return rc;
-}
-
-/* darray: (size, rank, ndims, gsizes, distribs, dargs, psizes, order) */
-static int darray(const dli_contents *c, dl_type *old, dl_type **out)
-{
-  int nd = c->ints[2];
-  size_t n = (size_t)(nd > 0 ? nd : 1);
-  dl_count *g = malloc(sizeof(dl_count) * n);
-  int *di = malloc(sizeof(int) * 3 * n);
-  if (!g || !di) {
-    free(g);
-    free(di);
-    return DL_ERR_NOMEM;
-  }
-  const int *rest = c->ints + 3 + (c->nc > 0 ? 0 : nd);  /* distribs on */
-  for (int i = 0; i < nd; i++) {
-    g[i] = c->nc > 0 ? c->counts[i] : c->ints[3 + i];
-    int d = rest[i], a = rest[nd + i];
-    di[i] = d == MPI_DISTRIBUTE_BLOCK ? DL_DISTRIBUTE_BLOCK
-          : d == MPI_DISTRIBUTE_CYCLIC ? DL_DISTRIBUTE_CYCLIC : DL_DISTRIBUTE_NONE;
-    di[nd + i] = a == MPI_DISTRIBUTE_DFLT_DARG ? DL_DISTRIBUTE_DFLT_DARG : a;
-    di[2 * nd + i] = rest[2 * nd + i];
-  }
-  int order = rest[3 * nd];
-  int rc = dl_type_darray(c->ints[0], c->ints[1], nd, g, di, di + nd, di + 2 * nd,
-                          order == MPI_ORDER_FORTRAN ? DL_ORDER_FORTRAN : DL_ORDER_C,
-                          old, out);
-  free(g);
-  free(di);
-  return rc;
-}
-
 /* a predefined type's unit (dli_mpi_info): its size, half of it for the
    pairs of one type, 0 for the pairs of two */
 static dl_count named_unit(MPI_Datatype dt)
@@ -221,26 +175,6 @@ static int structure(const dli_contents *c, dl_type **out, dli_mpi_info *info)
     *props = 0;                    /* no data, nothing to misplace */
   free(ty);
   return rc;
-}
-
-/* Fortran 90 parameterized types are predefined-like: by size */
-static int f90(MPI_Datatype dt, int comb, dl_type **out)
-{
-  MPI_Count size;
-  if (PMPI_Type_size_c(dt, &size) != MPI_SUCCESS)
-    return DL_ERR_ARG;
-  dl_builtin_t b;
-  if (comb == MPI_COMBINER_F90_INTEGER)
-    b = size == 1 ? DL_INT8 : size == 2 ? DL_INT16 : size == 4 ? DL_INT32 : DL_INT64;
-  else if (comb == MPI_COMBINER_F90_REAL)
-    b = size == 4 ? DL_FLOAT : size == 8 ? DL_DOUBLE : DL_LONG_DOUBLE;
-  else
-    b = size == 8 ? DL_C_FLOAT_COMPLEX : size == 16 ? DL_C_DOUBLE_COMPLEX
-                                                    : DL_C_LONG_DOUBLE_COMPLEX;
-  /* the predefined type itself, not a dup: MPICH never frees its f90
-     types, so the attribute's delete callback would never free a copy */
-  *out = dl_builtin(b);
-  return DL_OK;
 }
 
 /* The host MPI's bounds: where its lb or extent for dt differs from the
@@ -310,22 +244,22 @@ static dl_count fanout_of(const dli_contents *c, dl_count old, dl_count s)
 
 /* builds the dataloop type of a derived datatype from its contents, and
    what the bridge learns of it (*info) */
-static int build(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
+static int build(MPI_Datatype dt, const dli_contents *c, dl_type **out,
+                 dli_mpi_info *info)
 {
-  dli_contents c;
-  int rc = dli_contents_get(dt, &c);
+  int rc = DL_OK;
   dl_type *old = NULL;
   dli_mpi_info oi = {.basic = MPI_DATATYPE_NULL};
   unsigned op = 0, *props = &info->props;
-  const int64_t *v = c.v;
+  const int64_t *v = c->v;
   *info = (dli_mpi_info){.basic = MPI_DATATYPE_NULL};
-  if (!rc && c.nd > 0 && c.comb != MPI_COMBINER_STRUCT &&
-      c.comb != MPI_COMBINER_STRUCT_INTEGER) {
-    rc = lookup(c.types[0], &old, &oi);
+  if (!rc && c->nd > 0 && c->comb != MPI_COMBINER_STRUCT &&
+      c->comb != MPI_COMBINER_STRUCT_INTEGER) {
+    rc = lookup(c->types[0], &old, &oi);
     op = oi.props;
   }
   if (!rc) {
-    switch (c.comb) {
+    switch (c->comb) {
     case MPI_COMBINER_DUP:
       rc = dl_type_dup(old, out);
       *props = op & ~NEG_STD;
@@ -362,7 +296,7 @@ static int build(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
       break;
     case MPI_COMBINER_STRUCT:
     case MPI_COMBINER_STRUCT_INTEGER:
-      rc = structure(&c, out, info);
+      rc = structure(c, out, info);
       break;
     case MPI_COMBINER_RESIZED:
       rc = dl_type_resized(old, v[0], v[1], out);
@@ -371,28 +305,28 @@ static int build(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
     case MPI_COMBINER_SUBARRAY:
     case MPI_COMBINER_DARRAY:
       /* built from contiguous runs of the old type */
-      rc = c.comb == MPI_COMBINER_SUBARRAY ? subarray(&c, old, out) : darray(&c, old, out);
+      rc = c->comb == MPI_COMBINER_SUBARRAY ? dli_subarray(c, old, out)
+                                           : dli_darray(c, old, out);
       *props = (op & DLI_MPI_ENGINE_WRONG) | (negative(old, op) ? DLI_MPI_ENGINE_WRONG : 0);
       break;
     case MPI_COMBINER_F90_REAL:
     case MPI_COMBINER_F90_COMPLEX:
     case MPI_COMBINER_F90_INTEGER:
-      rc = f90(dt, c.comb, out);
+      rc = dli_f90(dt, c->comb, out);
       break;
     default: rc = DL_ERR_UNSUPPORTED; break;
     }
   }
   if (!rc)
-    info->fanout = fanout_of(&c, oi.fanout, info->fanout);
-  if (!rc && c.comb != MPI_COMBINER_STRUCT && c.comb != MPI_COMBINER_STRUCT_INTEGER)
-    info->unit = c.nd > 0 ? oi.unit : named_unit(dt);
-  if (!rc && c.comb != MPI_COMBINER_STRUCT && c.comb != MPI_COMBINER_STRUCT_INTEGER)
-    info->basic = c.nd > 0 ? oi.basic : dt;
-  dli_contents_free(&c);
+    info->fanout = fanout_of(c, oi.fanout, info->fanout);
+  if (!rc && c->comb != MPI_COMBINER_STRUCT && c->comb != MPI_COMBINER_STRUCT_INTEGER)
+    info->unit = c->nd > 0 ? oi.unit : named_unit(dt);
+  if (!rc && c->comb != MPI_COMBINER_STRUCT && c->comb != MPI_COMBINER_STRUCT_INTEGER)
+    info->basic = c->nd > 0 ? oi.basic : dt;
   if (!rc && negative(*out, 0))
     *props |= NEG_STD;
-  if (!rc && c.comb != MPI_COMBINER_F90_REAL && c.comb != MPI_COMBINER_F90_COMPLEX &&
-      c.comb != MPI_COMBINER_F90_INTEGER)
+  if (!rc && c->comb != MPI_COMBINER_F90_REAL && c->comb != MPI_COMBINER_F90_COMPLEX &&
+      c->comb != MPI_COMBINER_F90_INTEGER)
     rc = host_bounds(dt, out);
   if (!rc)
     dl_type_commit(*out);
@@ -480,16 +414,12 @@ static int decode(MPI_Datatype dt, entry *e)
   int rc = dli_contents_get(dt, &c);
   if (!rc)
     rc = shape_key(&c, kbuf, sizeof(kbuf) / sizeof(kbuf[0]), &key, &n);
-  dli_contents_free(&c);
-  if (!rc && key && (e->shape = dli_shape_find(key, n, &e->t, &e->info))) {
-    if (key != kbuf)
-      free(key);
-    return DL_OK;
+  if (!rc && !(key && (e->shape = dli_shape_find(key, n, &e->t, &e->info)))) {
+    rc = build(dt, &c, &e->t, &e->info);
+    if (!rc && key)
+      e->shape = dli_shape_add(key, n, e->t, &e->info);
   }
-  if (!rc)
-    rc = build(dt, &e->t, &e->info);
-  if (!rc && key)
-    e->shape = dli_shape_add(key, n, e->t, &e->info);
+  dli_contents_free(&c);
   if (key != kbuf)
     free(key);
   return rc;

@@ -76,8 +76,8 @@ DLI_HIDDEN size_t dli_nt_threshold(void);
 /* n bytes from src to dst, which do not overlap: memcpy, but in pieces of
    DLI_MOVSB_PIECE bytes where glibc's memcpy would take `rep movsb` into
    its slow case, a destination 1 to 31 bytes past the source modulo
-   4 KiB (AMD Zen 4: 2-3 GB/s against 30-60 for copies of 2 KiB to
-   512 KiB; doc/design.md, "Bulk copies"). A large buffer from malloc
+   4 KiB (an order of magnitude slower on some cores; doc/design.md,
+   "Bulk copies"). A large buffer from malloc
    starts 16 bytes into a page, window memory at a page: the case is
    common */
 #define DLI_MOVSB_PIECE 2048

@@ -83,7 +83,7 @@ INLINE void copy_block(char *q, char *m, size_t len, int cls, int dir)
    4 bytes where the piece has them so (offs32), as a hand loop reads int
    indices: 8-byte offsets double the metadata, and their stream, running
    at twice the packed one's rate, meets it modulo 4 KiB (the loads then
-   wait on unrelated stores): 1.4 us against 1.0 for 2000 floats. */
+   wait on unrelated stores; doc/design.md, "Figures behind the kernels") */
 enum { GATHER_MAX = 32 };
 
 INLINE dl_aint offset_at(const dl_aint *offs, const int32_t *offs32, dl_count i, bool narrow)

@@ -102,8 +102,8 @@ INLINE uint32_t load4(const char *at)
 
 /* Packing gathered 4- and 8-byte elements, 16 bytes of the stream are
    assembled in a register and stored at once: a quarter or half the
-   stores of a hand loop (in L1, 200 floats in 58 ns against its 77).
-   Returns the blocks done. */
+   stores of a hand loop, which is what bounds a gather whose data is in
+   L1. Returns the blocks done. */
 INLINE dl_count gather16(char *pk, const char *m, const int32_t *o32, dl_count count, size_t n)
 {
   dl_count i = 0;
@@ -154,10 +154,10 @@ enum { IDX_FEW = 4 };
 
 /* Two blocks of mixed lengths repeated (a C struct whose padding splits
    it in two: a 4-byte and a 52-byte run per atom): offsets and lengths in
-   scalars beside the length branches of SMALL. The four-slot loop below
-   ran such atoms at 0.38-0.44 of a manual field-by-field loop, this one at
-   0.81. Only this class and count: scalars for every pattern of up to
-   four blocks slowed the Indexed suite's 8 + 4 + 8 bytes (PAIR4) 1.65x. */
+   scalars beside the length branches of SMALL: the four-slot loop below
+   reloads them from memory every atom. Only this class and count:
+   scalars for every pattern of up to four blocks slowed the three-block
+   patterns (PAIR4) instead (doc/design.md, "Figures behind the kernels"). */
 /* initial-exec: no __tls_get_addr call per piece */
 static _Thread_local __attribute__((tls_model("initial-exec"))) unsigned long two_uses;
 

@@ -79,8 +79,7 @@ INLINE void flush(const ilv *v, group *g, size_t same, int dir)
 
 /* k blocks of blk bytes, stride apart from m, whose stream starts at `at`,
    for every copy: a vector's group, its addresses computed rather than
-   listed (two loads a move fewer: Flash I/O by dl_pack went from 1.00-1.35x
-   to 1.18-1.57x of the manual loop) */
+   listed (two loads a move fewer) */
 INLINE void strided(const ilv *v, size_t at, char *m, dl_count k, size_t blk, dl_aint stride,
                     int dir)
 {
@@ -190,8 +189,8 @@ bool dli_type_interleaves(const dl_type *t, dl_count count)
 bool dli_interleave_whole(const dl_type *t, dl_count count, uintptr_t user, char *stream,
                           size_t n, bool pack, bool compiled)
 {
-  /* compiled code unpacks such types reordered, faster still (Flash: 8.5-9.2
-     GB/s against 6.8-7.4); it packs them in stream order, slower */
+  /* compiled code unpacks such types reordered, faster still; it packs
+     them in stream order, slower (doc/codegen.md) */
   const dli_loop *l = t->loop;
   if (count != 1 || n != (size_t)t->b.size || l->leaf || (!pack && compiled) ||
       !dli_interleaves(l, n, pack))

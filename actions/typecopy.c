@@ -138,9 +138,9 @@ static int lockstep(dl_segment *f, dl_segment *t, struct batch *a,
   }
 }
 
-/* Chunks of half a core's L2 (dli_copy_chunk): on an AMD host 32 KiB
-   chunks made the route 0.8x of staging the whole stream, half the L2
-   1.0-1.2x (doc/benchmarks.md, "Type to type"). One allocation per call
+/* Chunks of half a core's L2 (dli_copy_chunk): smaller chunks made the
+   route slower than staging the whole stream (doc/benchmarks.md, "Type
+   to type"). One allocation per call
    of a stream that long; without it, the stack's 32 KiB. */
 static int chunked(dl_segment *f, dl_segment *t, size_t first, size_t end)
 {

@@ -254,7 +254,7 @@ static void leaf_instance(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValue
 
 /* a loop over a vector leaf that the interpreter copies a cache line at a
    time (dli_transposes): left to it, whose order beats the packed order
-   compiled (the FFT transpose: 6x faster unpacked) */
+   compiled (doc/codegen.md) */
 static bool interpreter_transposes(const dli_loop *l)
 {
   if (l->leaf || !(l->kind == DLI_CONTIG || (l->kind == DLI_VECTOR && l->blocklen == 1)) ||
@@ -325,11 +325,11 @@ static void copy_block(cg *g, LLVMValueRef mem, LLVMValueRef packed, dl_count n)
   dli_ir_loop(g, g->ro_e0, g->ro_e1, packed, ro_body, &c);
 }
 
-/* Reordered packing writes one stream per element of the reordered loop;
-   Flash's 24 ran at 1.9 GB/s against 8.1 for the packed order's compiled
-   code (the 2-vCPU EPYC VM; the first VM's reordered Flash pack never paid
-   back its compile either), while reordered unpacking, 24 read streams and
-   one write stream, ran at 12.2 GB/s */
+/* Reordered packing writes one stream per element of the reordered loop:
+   past a few streams the stores thrash the write-combining buffers and it
+   runs several times slower than the packed order, while reordered
+   unpacking, many read streams and one write stream, gains
+   (doc/codegen.md) */
 #define PACK_STREAMS 8
 
 bool dli_cg_reorders(const dli_loop *l, int dir)

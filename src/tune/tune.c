@@ -164,9 +164,9 @@ size_t dli_interleave_threshold(void)
 {
   /* the stream order reads an interleaved element's lines once per copy;
      that costs nothing while one pass over them (about the packed size)
-     stays in a core's L2 until the next: measured on Flash-like types of
-     64 KiB to 20 MiB, the interleaved walk lost below half the L2 (0.4-0.94x
-     at 2-24 copies) and won above it (1.9-3.8x) */
+     stays in a core's L2 until the next: on Flash-like types the
+     interleaved walk lost below half the L2 and won above it
+     (doc/design.md, "Actions") */
   size_t l2 = dli_tune()->l2;
   return l2 ? l2 / 2 : (size_t)1 << 20;
 }

@@ -19,12 +19,7 @@ static const char *const names[DLP_NROUTES] = {"direct", "pack", "blocks", "mpic
                                                "pipeline"};
 static dlp_thresholds th;
 /* the one-sided model without a tuning file: read off dataloop-rma-bench's
-   medians on the 2-core VM this project is developed on, in a quiet
-   moment (doc/rma.md): 0.34 us a contiguous operation, 0.09 ns/B; an
-   operation on a derived target 150 us, 0.2 ns/B and 30 ns a block;
-   packing 1 ns a block, 0.1 ns/B, and 8 ns more a block far apart (the
-   YZ face's 65,536 doubles, 2 KiB apart in 128 MiB: 1.26-1.66 ms to copy
-   them from one cube into another, 2026-11-27) */
+   medians (doc/rma.md says where and when; a tuning file replaces them) */
 static const dlp_rma_model default_rma = {
   .put = {3000, 340, 0.09, 150000, 0.2, 30},
   .get = {3000, 340, 0.09, 150000, 0.2, 30},

@@ -83,7 +83,7 @@ if [ -f "$pre" ]; then
     MPI_Neighbor_alltoallv_init MPI_Neighbor_alltoallv_init_c
     MPI_Neighbor_alltoallw_init MPI_Neighbor_alltoallw_init_c
     MPI_Psend_init MPI_Precv_init MPI_Pready MPI_Pready_range MPI_Pready_list
-    PMPI_Pready PMPI_Pready_range PMPI_Pready_list"
+    PMPI_Pready PMPI_Pready_range PMPI_Pready_list MPI_Type_commit"
   want=$(for f in $intercepted dl_preload_active dl_preload_counts dl_preload_routes \
     dl_preload_route_name dl_preload_rma_routes; do echo "$f"; done | sort)
   have=$(defined "$pre" | sort)

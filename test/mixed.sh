@@ -4,7 +4,8 @@
 # ranks with and without libdataloop-mpi-preload.so, in every combination
 # (a message must hold MPICH's bytes whoever packs it), then between two
 # preloaded ranks in the pipeline mode with a chunk small enough that
-# most messages stream. Two processes are not run under Valgrind.
+# most messages stream, and with every type decoded at its first use. Two
+# processes are not run under Valgrind.
 b=${top_builddir:-.}
 lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload.so
 [ -n "$DL_VALGRIND" ] && { echo "two-process test: not under valgrind"; exit 77; }
@@ -22,5 +23,8 @@ run() {
 run -n 1 $pre "$prog" : -n 1 $plain "$prog"
 run -n 1 $plain "$prog" : -n 1 $pre "$prog"
 run -n 1 $pre "$prog" : -n 1 $pre "$prog"
+# every type decoded at its first use (most of them are used once: by
+# default a short message of a one-level type would go to MPICH as made)
+run -genv DL_DEFER_BYTES 0 -n 1 $pre "$prog" : -n 1 $pre "$prog"
 run -n 1 $plain "$prog" : -n 1 $plain "$prog"
 run -genv DL_PIPELINE 1 -genv DL_PIPELINE_CHUNK 96 -n 1 $pre "$prog" : -n 1 $pre "$prog"

@@ -51,7 +51,7 @@ done
 run $pre -genv DL_STRATEGY mpich -genv DL_EXPECT_ROUTES mpich \
     -genv DL_FORBID_ROUTES pipeline -genv DL_EXPECT_RECV_ROUTES mpich,pack
 # a threshold so low that some types go as blocks and others packed
-run $pre -genv DL_DIRECT_BLOCK 64 -genv DL_EXPECT_ROUTES blocks,pack \
+run $pre -genv DL_DIRECT_BLOCK 64 -genv DL_DEFER_BYTES 0 -genv DL_EXPECT_ROUTES blocks,pack \
     -genv DL_FORBID_ROUTES mpich,pipeline
 # DL_ADAPT=1: the repeated message's calibration round tries every route
 run $pre -genv DL_ADAPT 1 -genv DL_EXPECT_ROUTES pack,blocks,mpich

@@ -20,7 +20,7 @@ for v in DL_PIPELINE=maybe DL_STRATEGY=bogus; do
     { echo "$v not reported once" >&2; exit 1; }
 done
 # DL_STATS_FILE: one line at MPI_Finalize, with the packs counted
-grep -Eq '^dataloop-preload pid=[0-9]+ pack=[1-9][0-9]* unpack=[1-9][0-9]* send=0 recv=0 long=0 rma=0 coll=0( via_[a-z]+=0){5}$' \
+grep -Eq '^dataloop-preload pid=[0-9]+ pack=[1-9][0-9]* unpack=[1-9][0-9]* send=0 recv=0 long=0 rma=0 coll=0 deferred=0( via_[a-z]+=0){5}$' \
   "$stats" && [ "$(wc -l < "$stats")" -eq 1 ] ||
   { echo "DL_STATS_FILE holds:" >&2; cat "$stats" >&2; exit 1; }
 # DL_TRACE names the host MPI found (host.c): this MPICH's version has a

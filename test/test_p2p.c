@@ -903,6 +903,118 @@ static unsigned long long preload_count(int i)
   return c[i];
 }
 
+/* one exchange of (1, t) each way (a send and a receive on each rank),
+   rank 0 sending first, blocking or not; r must then hold the peer's s
+   where t has data and zeros elsewhere */
+static void exchange_once(MPI_Datatype t, void *s, void *r, size_t len, bool nb)
+{
+  int peer = 1 - rank;
+  memset(r, 0, len);
+  for (int turn = 0; turn < 2; turn++) {
+    MPI_Request q;
+    if ((turn == 0) == (rank == 0)) {
+      if (nb) {
+        OK(MPI_Isend(s, 1, t, peer, 80, MPI_COMM_WORLD, &q));
+        OK(MPI_Wait(&q, MPI_STATUS_IGNORE));
+      } else {
+        OK(MPI_Send(s, 1, t, peer, 80, MPI_COMM_WORLD));
+      }
+    } else if (nb) {
+      OK(MPI_Irecv(r, 1, t, peer, 80, MPI_COMM_WORLD, &q));
+      OK(MPI_Wait(&q, MPI_STATUS_IGNORE));
+    } else {
+      OK(MPI_Recv(r, 1, t, peer, 80, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    }
+  }
+}
+
+/* A type's first use: in the default mode, unless DL_DEFER_BYTES=0 or a
+   route is forced, a short message of a one-level type over predefined
+   elements goes to MPICH as made at the type's first use since its commit
+   (counted as deferred) and through dataloop at its next three; a type made on
+   a freed one's handle is new again. Nested types, long doubles and
+   messages over 2 KiB (the default threshold) are decoded at once. The
+   data is checked every time. */
+static void first_use(void)
+{
+  const char *env = getenv("DL_DEFER_BYTES"), *forced = getenv("DL_STRATEGY");
+  bool on = preloaded && !pipelined && !(env && strcmp(env, "0") == 0) &&
+            !(forced && *forced && strcmp(forced, "auto") != 0);
+  int peer = 1 - rank;
+  enum { N = 800 };
+  double *s = malloc(N * sizeof(double)), *r = malloc(N * sizeof(double));
+  for (int i = 0; i < N; i++)
+    s[i] = rank * 1000 + i;
+  for (int k = 0; k < 5; k++) {
+    MPI_Datatype t, c = MPI_DATATYPE_NULL;
+    int blocks = 4, flat = k < 3;
+    if (k == 3) {                     /* nested: never deferred */
+      OK(MPI_Type_contiguous(2, MPI_DOUBLE, &c));
+      OK(MPI_Type_create_hvector(blocks, 1, 5 * sizeof(double), c, &t));
+      OK(MPI_Type_commit(&c));
+    } else {                          /* k == 4: 2,400 bytes, too long */
+      if (k == 4)
+        blocks = 150;
+      OK(MPI_Type_vector(blocks, 2, 5, MPI_DOUBLE, &t));
+    }
+    OK(MPI_Type_commit(&t));
+    unsigned long long d0 = preload_count(7), m0 = preload_count(2) + preload_count(3);
+    for (int use = 0; use < 2; use++) {
+      exchange_once(t, s, r, N * sizeof(double), k == 1);
+      bool ok = true;
+      for (int i = 0; i < N; i++) {
+        bool data = i < blocks * 5 && i % 5 < 2;
+        ok = ok && r[i] == (data ? peer * 1000 + i : 0);
+      }
+      CHECK(ok, "first use case %d, use %d: wrong data", k, use);
+    }
+    unsigned long long d = preload_count(7) - d0,
+                       m = preload_count(2) + preload_count(3) - m0;
+    if (on && flat)
+      CHECK(d == 1 && m == 3, "first use case %d: %llu deferred, %llu through dataloop "
+            "(want 1 and 3)", k, d, m);
+    else
+      CHECK(d == 0 && m == (preloaded ? 4u : 0u), "first use case %d: %llu deferred, "
+            "%llu through dataloop (want 0 and %d)", k, d, m, preloaded ? 4 : 0);
+    OK(MPI_Type_free(&t));
+    if (c != MPI_DATATYPE_NULL)
+      OK(MPI_Type_free(&c));
+  }
+  /* a type per message, as BLACS makes them: each used once, freed, and
+     the next made (on the same handle, MPI reuses it): every one is new */
+  unsigned long long d1 = preload_count(7);
+  for (int k = 0; k < 3; k++) {
+    MPI_Datatype t;
+    OK(MPI_Type_vector(3, 1, 2 + k, MPI_DOUBLE, &t));
+    OK(MPI_Type_commit(&t));
+    memset(r, 0, N * sizeof(double));
+    if (rank == 0)
+      OK(MPI_Send(s, 1, t, peer, 81, MPI_COMM_WORLD));
+    else
+      OK(MPI_Recv(r, 1, t, peer, 81, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CHECK(rank == 0 || (r[0] == 0 && r[2 + k] == 2 + k && r[1] == 0 &&
+                        r[4 + 2 * k] == 4 + 2 * k), "type per message %d: wrong data", k);
+    OK(MPI_Type_free(&t));
+  }
+  CHECK(preload_count(7) - d1 == (on ? 3u : 0u), "type per message: %llu deferred, "
+        "want %d", preload_count(7) - d1, on ? 3 : 0);
+  /* long doubles: MPICH leaves their padding unwritten; never deferred */
+  MPI_Datatype ld;
+  long double ls[8], lr[8];
+  for (int i = 0; i < 8; i++)
+    ls[i] = rank * 10 + i;
+  OK(MPI_Type_vector(2, 2, 4, MPI_LONG_DOUBLE, &ld));
+  OK(MPI_Type_commit(&ld));
+  unsigned long long d0 = preload_count(7);
+  exchange_once(ld, ls, lr, sizeof(lr), false);
+  CHECK(preload_count(7) == d0, "a type of long doubles was deferred");
+  CHECK(lr[0] == peer * 10 && lr[5] == peer * 10 + 5 && lr[2] == 0,
+        "long doubles: wrong data");
+  OK(MPI_Type_free(&ld));
+  free(s);
+  free(r);
+}
+
 /* Point-to-point operations of a chunk or more (DL_PIPELINE_CHUNK), of any
    type, are counted in either mode: a run that counts none moves every
    message in the pipeline mode as in the default mode (the MPICH suites
@@ -1355,6 +1467,7 @@ int main(int argc, char **argv)
   packed_messages();
   sendrecv();
   long_messages();
+  first_use();
   send_modes();
   free_and_cancel();
   threads(provided);

@@ -2,6 +2,7 @@
 #ifndef DLI_BRIDGE_H
 #define DLI_BRIDGE_H
 
+#include <stdbool.h>
 #include "dataloop-mpi.h"
 
 #define DLI_HIDDEN __attribute__((visibility("hidden")))
@@ -40,5 +41,10 @@ DLI_HIDDEN dl_type *dli_type_recent(MPI_Datatype dt);
    DLI_MPI_BLOCKS_CAP (also the answer for a type not decoded) */
 #define DLI_MPI_BLOCKS_CAP ((dl_count)1 << 16)
 DLI_HIDDEN dl_count dli_mpi_blocks(MPI_Datatype dt);
+/* whether dt is one constructor over predefined types only (none of
+   them of long doubles), so that MPICH 4.0.2's engine writes the bytes
+   dataloop would (no DLI_MPI_ENGINE_WRONG), with *unit as
+   dli_mpi_info's; nothing is decoded or kept */
+DLI_HIDDEN bool dli_type_flat(MPI_Datatype dt, dl_count *unit);
 
 #endif

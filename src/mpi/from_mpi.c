@@ -492,6 +492,27 @@ int dli_type_from_mpi_info(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
   return rc;
 }
 
+bool dli_type_flat(MPI_Datatype dt, dl_count *unit)
+{
+  dli_contents c;
+  bool flat = dli_contents_get(dt, &c) == DL_OK && c.nd > 0 &&
+              c.comb != MPI_COMBINER_NAMED;
+  dl_count u = -1;
+  for (MPI_Count i = 0; flat && i < c.nd; i++) {
+    MPI_Datatype m = c.types[i];
+    /* MPICH's engine leaves a long double's padding unwritten, which
+       dataloop copies: the same values, other bytes */
+    flat = dli_named_type(m) != NULL && m != MPI_LONG_DOUBLE &&
+           m != MPI_LONG_DOUBLE_INT && m != MPI_C_LONG_DOUBLE_COMPLEX &&
+           m != MPI_CXX_LONG_DOUBLE_COMPLEX;
+    if (flat)
+      u = unit_join(u, named_unit(c.types[i]));
+  }
+  dli_contents_free(&c);
+  *unit = u < 0 ? 0 : u;
+  return flat;
+}
+
 /* the contiguous runs of one element of t, counted up to cap */
 static dl_count runs(const dl_type *t, dl_count cap)
 {

@@ -14,7 +14,7 @@ typedef enum dlp_deviation {
   DLP_DEV_PROC_NULL_STATUS,        /* p2p.c */
   DLP_DEV_COMPLETION_RAISES_ON_WORLD, /* complete.c, pipeline.c */
   DLP_DEV_GREQUEST_FREED_EARLY,    /* requests.c */
-  DLP_DEV_ENGINE_STRADDLE,         /* plan.c, the bridge's engine check */
+  DLP_DEV_ENGINE_STRADDLE,         /* plan.c, defer.c, the bridge's engine check */
   DLP_DEV_RMA_DERIVED_EARLY,       /* rma.c, rma_request.c */
   DLP_DEV_RMA_NO_RANGE_CHECK,      /* rma.c */
   DLP_DEV_SHARED_WINDOW_SLOW_COPY, /* rma.c */

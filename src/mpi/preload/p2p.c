@@ -209,6 +209,8 @@ static int start(dlp_op *op, MPI_Request *req)
 static int send_common(const void *buf, MPI_Count count, MPI_Datatype dt, int dest,
                        int tag, MPI_Comm comm, int mode)
 {
+  if (dlp_defer(count, dt, false))
+    return dlp_send_as(buf, count, dt, dest, tag, comm, mode);
   dlp_op op;
   int rc = op_init(&op, false, buf, count, dt, dest, tag, comm, mode);
   if (rc == DLP_PASS || plain(&op, rc))
@@ -224,7 +226,8 @@ static int isend_common(const void *buf, MPI_Count count, MPI_Datatype dt, int d
                         int tag, MPI_Comm comm, int mode, MPI_Request *req)
 {
   dlp_op op;
-  int rc = req ? op_init(&op, false, buf, count, dt, dest, tag, comm, mode) : DLP_PASS;
+  int rc = req && !dlp_defer(count, dt, false)
+         ? op_init(&op, false, buf, count, dt, dest, tag, comm, mode) : DLP_PASS;
   if (rc == DLP_PASS || plain(&op, rc))
     return dlp_isend_as(buf, count, dt, dest, tag, comm, mode, req);
   if (rc == RAISED)
@@ -240,6 +243,8 @@ static int recv_common(void *buf, MPI_Count count, MPI_Datatype dt, int src, int
   int rc;
   if (dlp_parked_recv(buf, count, dt, src, tag, comm, status, &rc))
     return rc;
+  if (dlp_defer(count, dt, true))
+    return dlp_recv_as(buf, count, dt, src, tag, comm, status);
   dlp_op op;
   rc = op_init(&op, true, buf, count, dt, src, tag, comm, DLP_STANDARD);
   if (rc == DLP_PASS || plain(&op, rc))
@@ -258,7 +263,8 @@ int dlp_irecv(void *buf, MPI_Count count, MPI_Datatype dt, int src, int tag,
   if (req && dlp_parked_irecv(buf, count, dt, src, tag, comm, req, &rc))
     return rc;
   dlp_op op;
-  rc = req ? op_init(&op, true, buf, count, dt, src, tag, comm, DLP_STANDARD) : DLP_PASS;
+  rc = req && !dlp_defer(count, dt, true)
+     ? op_init(&op, true, buf, count, dt, src, tag, comm, DLP_STANDARD) : DLP_PASS;
   if (rc == DLP_PASS || plain(&op, rc))
     return dlp_irecv_as(buf, count, dt, src, tag, comm, req);
   if (rc == RAISED)

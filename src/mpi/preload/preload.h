@@ -117,6 +117,12 @@ const char *dl_preload_route_name(int route);
    and fences whose counts went through shared memory (tally.c) */
 int dl_preload_rma_routes(unsigned long long *out, int n);
 
+/* ---- a derived type's first use (defer.c) ---- */
+/* whether a point-to-point message of count dt (a receive: recv) goes to
+   MPICH as made because it is short and dt's first use since its commit
+   (counted as DLP_N_DEFERRED); the next use of dt decodes it */
+DLI_HIDDEN bool dlp_defer(MPI_Count count, MPI_Datatype dt, bool recv);
+
 /* ---- counts (stats.c) ---- */
 /* what dl_preload_counts reports, in this order: MPI_Pack and MPI_Unpack
    calls (native and external32) and derived-type sends and receives
@@ -125,8 +131,9 @@ int dl_preload_rma_routes(unsigned long long *out, int n);
    own, and point-to-point sends and receives of any type of a pipeline
    chunk or more (those the pipeline mode treats as streams: where a run
    counts none, its pipeline mode moves every message as the default mode
-   does), and collective calls in which dataloop packed or unpacked
-   (coll.c) */
+   does), collective calls in which dataloop packed or unpacked
+   (coll.c), and derived-type sends and receives handed to MPICH as made
+   at their type's first use (defer.c) */
 /* one-sided operations counted in slot (the point-to-point routes', then
    three more: rma.h) */
 #define DLP_RMA_NCOUNTS (DLP_NROUTES + 3)
@@ -135,7 +142,7 @@ DLI_HIDDEN void dlp_rma_count(int slot);
    (tally.c) */
 DLI_HIDDEN unsigned long long dlp_tally_shared(void);
 enum { DLP_N_PACK, DLP_N_UNPACK, DLP_N_SEND, DLP_N_RECV, DLP_N_BLOCKED, DLP_N_LONG,
-       DLP_N_COLL, DLP_N_COUNTS };
+       DLP_N_COLL, DLP_N_DEFERRED, DLP_N_COUNTS };
 DLI_HIDDEN void dlp_count(int what);
 /* exported: copies the first n counts (at most DLP_N_COUNTS) to out and
    returns DLP_N_COUNTS */
@@ -252,7 +259,10 @@ typedef struct dlp_thresholds {
                             fan-out up to which MPICH's engine beat it */
   size_t coll_block;     /* mean block bytes from which a collective hands
                             MPICH the user's type instead of packing */
-  const char *chunk_from, *direct_from, *coll_from;
+  size_t defer_bytes;    /* messages up to this long of a derived type's
+                            first use go to MPICH as made (defer.c; 0:
+                            none) */
+  const char *chunk_from, *direct_from, *coll_from, *defer_from;
   dlp_rma_model rma;     /* rma_put, rma_get, rma_pack */
 } dlp_thresholds;
 /* read once: the machine's caches, the tuning file, the environment */

@@ -136,9 +136,10 @@ void dlp_stats_write(void)
   char line[512];
   int n = snprintf(line, sizeof(line),
                    "dataloop-preload pid=%d pack=%llu unpack=%llu send=%llu recv=%llu "
-                   "long=%llu rma=%llu coll=%llu",
+                   "long=%llu rma=%llu coll=%llu deferred=%llu",
                    (int)getpid(), c[DLP_N_PACK], c[DLP_N_UNPACK], c[DLP_N_SEND],
-                   c[DLP_N_RECV], c[DLP_N_LONG], rma, c[DLP_N_COLL]);
+                   c[DLP_N_RECV], c[DLP_N_LONG], rma, c[DLP_N_COLL],
+                   c[DLP_N_DEFERRED]);
   for (int i = 0; i < DLP_NROUTES; i++)   /* messages sent by each route */
     n += snprintf(line + n, sizeof(line) - (size_t)n, " via_%s=%llu",
                   dlp_route_name(i), r[2 * i]);

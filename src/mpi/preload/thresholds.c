@@ -134,6 +134,11 @@ static void file_key(void *ctx, const char *name, const char *value)
       th.coll_block = v;
       th.coll_from = "file";
     }
+  } else if (strcmp(name, "defer_bytes") == 0) {
+    if (dli_parse_bytes(value, &v)) {
+      th.defer_bytes = v;
+      th.defer_from = "file";
+    }
   } else if (strcmp(name, "rma_put") == 0) {
     rma_link(&th.rma.put, value);
   } else if (strcmp(name, "rma_get") == 0) {
@@ -157,13 +162,16 @@ static void load(void)
   const dl_tune *t = dl_tune_get();
   const char *machine = t->l2 ? "caches" : "default";
   th = (dlp_thresholds){.chunk_from = machine, .direct_from = machine,
-                        .coll_from = "default"};
+                        .coll_from = "default", .defer_from = "default"};
   /* a pipeline ring of four chunks stays in one core's L2 */
   th.chunk = t->l2 ? clamp(t->l2 / 4, 64 * KIB, 4 * MIB) : 256 * KIB;
   /* a block of half the L2 or more is out of cache by the time its packed
      copy is sent: packing it costs a whole extra pass over memory */
   th.direct_block = t->l2 ? clamp(t->l2 / 2, 64 * KIB, 16 * MIB) : 512 * KIB;
   th.coll_block = 2 * KIB;
+  /* below this, decoding a type used once costs more than dataloop can
+     gain on its one message (doc/tuning.md) */
+  th.defer_bytes = 2 * KIB;
   th.rma = default_rma;
   dli_tune_file_each(file_key, NULL);
   size_t v = dli_env_bytes("DL_PIPELINE_CHUNK", 0, 1, MAX_CHUNK);
@@ -181,6 +189,11 @@ static void load(void)
   if (v) {
     th.coll_block = v;
     th.coll_from = "environment";
+  }
+  v = dli_env_bytes("DL_DEFER_BYTES", SIZE_MAX, 0, NEVER);   /* 0 is a value */
+  if (v != SIZE_MAX) {
+    th.defer_bytes = v;
+    th.defer_from = "environment";
   }
 }
 
@@ -263,7 +276,10 @@ void dlp_thresholds_print(FILE *f)
           t->direct_from);
   fprintf(f, "coll_block      ");
   dli_tune_print_bytes(f, t->coll_block);
-  fprintf(f, "\t# %s; DL_COLL_BLOCK overrides\n", t->coll_from);
+  fprintf(f, "\t# %s; DL_COLL_BLOCK overrides\ndefer_bytes     ", t->coll_from);
+  dli_tune_print_bytes(f, t->defer_bytes);
+  fprintf(f, "\t# %s; DL_DEFER_BYTES overrides (0: every type decoded at its first "
+          "use)\n", t->defer_from);
   const dlp_rma_model *r = &t->rma;
   for (int g = 0; g < 2; g++) {
     const dlp_rma_link *l = g ? &r->get : &r->put;

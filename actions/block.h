@@ -48,7 +48,22 @@ INLINE void copy_pair(char *q, char *m, size_t len, size_t k, int dir)
   copy(q + len - k, m + len - k, k, dir);
 }
 
-/* one block of len bytes; len is a constant for EXACT */
+/* mixed lengths up to 64 bytes, with no call: each branch with its own
+   constant k, so the two copies are moves (one k computed at run time
+   made them memcpy calls) */
+INLINE void copy_small(char *q, char *m, size_t len, int dir)
+{
+  if (len >= 32) copy_pair(q, m, len, 32, dir);
+  else if (len >= 16) copy_pair(q, m, len, 16, dir);
+  else if (len >= 8) copy_pair(q, m, len, 8, dir);
+  else if (len >= 4) copy_pair(q, m, len, 4, dir);
+  else if (len >= 2) copy_pair(q, m, len, 2, dir);
+  else copy(q, m, 1, dir);
+}
+
+/* one block of len bytes; len is a constant for EXACT. ANY: lengths of
+   every size, where a few long ones (runs of touching blocks in an index
+   list) must not make every short one a call */
 INLINE void copy_block(char *q, char *m, size_t len, int cls, int dir)
 {
   size_t k;
@@ -64,17 +79,13 @@ INLINE void copy_block(char *q, char *m, size_t len, int cls, int dir)
       copy(q + i, m + i, 32, dir);
     copy(q + len - 32, m + len - 32, 32, dir);
     return;
-  case SMALL:                      /* mixed lengths up to 64: no call */
-    /* each branch with its own constant k, so the two copies are moves
-       (one k computed at run time made them memcpy calls) */
-    if (len >= 32) k = 32;
-    else if (len >= 16) { copy_pair(q, m, len, 16, dir); return; }
-    else if (len >= 8) { copy_pair(q, m, len, 8, dir); return; }
-    else if (len >= 4) { copy_pair(q, m, len, 4, dir); return; }
-    else if (len >= 2) { copy_pair(q, m, len, 2, dir); return; }
-    else { copy(q, m, 1, dir); return; }
-    break;
-  default: copy_long(q, m, len, dir); return;
+  case SMALL: copy_small(q, m, len, dir); return;
+  default:
+    if (len <= 64)
+      copy_small(q, m, len, dir);
+    else
+      copy_long(q, m, len, dir);
+    return;
   }
   copy_pair(q, m, len, k, dir);
 }

@@ -421,10 +421,7 @@ INLINE size_t do_indexed(void *st, const dl_piece *p, int dir)
 /* one block of any length (lengths of a leaf are at least 1) */
 INLINE void copy_any(char *q, char *m, size_t n, int dir)
 {
-  if (n <= 64)
-    copy_block(q, m, n, SMALL, dir);
-  else
-    copy_long(q, m, n, dir);
+  copy_block(q, m, n, ANY, dir);
 }
 
 /* initial-exec: no __tls_get_addr call on the per-call path */

@@ -1,5 +1,6 @@
 /* Block lists of one element type, read in one pass: zero-length blocks
- * skipped, touching blocks merged, and everything the normalizer needs
+ * skipped, touching blocks merged (unless kept apart), and everything the
+ * normalizer needs
  * learned on the way (count, bounds, equal lengths, even spacing, the
  * first blocks, and how far a repeating pattern holds) without copying
  * the list. */
@@ -54,7 +55,7 @@ next_block(dli_blkit *it, dl_aint *off, dl_count *len)
   }
   *off = o;
   *len = l;
-  while (it->i < s->n) {           /* merge what follows without a gap */
+  while (!s->apart && it->i < s->n) {   /* merge what follows without a gap */
     if (!peek(it, &o, &l))
       return false;
     if (l > 0 && o != end)

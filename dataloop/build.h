@@ -41,10 +41,12 @@ typedef struct dli_blocks {
   const void *displs;      /* dl_aint bytes, or dl_count elements of ext */
   bool bytes;
   dl_aint ext;             /* element extent */
+  bool apart;              /* touching blocks kept apart */
 } dli_blocks;
 
-/* iterates nonempty blocks, touching ones merged; rc says why it stopped
-   early (a negative length, an overflow) */
+/* iterates nonempty blocks, touching ones merged unless the list keeps
+   them apart; rc says why it stopped early (a negative length, an
+   overflow) */
 typedef struct dli_blkit {
   const dli_blocks *s;
   dl_count i;              /* next raw block */

@@ -150,7 +150,7 @@ static int mk_folded(dli_build *b, const dli_blocks *s, const dli_scan *sc,
 {
   dl_count p = sc->period, q = sc->periodic / p;
   dli_blocks pattern = {.n = p, .bls = sc->pbls, .displs = sc->poffs,
-                        .bytes = true, .ext = e.extent};
+                        .bytes = true, .ext = e.extent, .apart = s->apart};
   const dli_loop *pat, *rep, *tail;
   int rc = mk_plain(b, &pattern, 0, p, e, &pat);
   if (rc)
@@ -214,6 +214,35 @@ int dli_mk_blocks(dli_build *b, dl_count n, dl_count *bls, dl_aint *offs,
   return rc ? rc : build(b, &s, &sc, e, true, out);
 }
 
+/* Blocks of one short length (a gather's elements) stay apart where
+   merging the touching ones would leave most of them all the same but
+   the leaf of mixed lengths: the kernels move blocks of one length with
+   the length known and narrow offsets, at the speed of a hand loop over
+   an index list, and mixed ones with a length per block. Up to
+   APART_MAX_BYTES a block, and where merging saves less than a quarter
+   of the blocks. */
+enum { APART_MAX_BYTES = 64 };
+
+static bool keep_apart(const dli_blocks *s, const dli_scan *sc, dli_elem e)
+{
+  if (sc->uniform || sc->m < 2 || !e.loop || !dli_is_dense(e.loop) ||
+      e.extent != e.size)
+    return false;
+  dl_count len = 0, raw = 0;
+  for (dl_count i = 0; i < s->n; i++) {
+    dl_count l = s->bls ? s->bls[i] : s->bl;
+    if (l == 0)
+      continue;
+    if (len && l != len)
+      return false;
+    len = l;
+    raw++;
+  }
+  dl_aint bytes;
+  return !__builtin_mul_overflow(len, e.size, &bytes) && bytes <= APART_MAX_BYTES &&
+         sc->m > raw - raw / 4;
+}
+
 int dli_type_blocks(dl_count count, const dl_count *blocklens, dl_count bl,
                     const void *displs, bool bytes, dl_type *old, dl_type **out)
 {
@@ -232,6 +261,10 @@ int dli_type_blocks(dl_count count, const dl_count *blocklens, dl_count bl,
   dli_bounds bd;
   const dli_loop *root = NULL;
   rc = dli_scan_blocks(b, &s, &sc);
+  if (!rc && keep_apart(&s, &sc, e)) {
+    s.apart = true;
+    rc = dli_scan_blocks(b, &s, &sc);
+  }
   if (!rc)
     rc = dli_bounds_replicate(&old->b, sc.ncopies, sc.lo, sc.hi, &bd);
   if (!rc && bd.size > 0)

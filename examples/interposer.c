@@ -74,13 +74,18 @@ int main(int argc, char **argv)
   int (*counts)(unsigned long long *, int) =
       (int (*)(unsigned long long *, int))dlsym(RTLD_DEFAULT, "dl_preload_counts");
   if (counts) {
-    unsigned long long c[4];   /* pack, unpack, send, recv (doc/mpi.md) */
-    counts(c, 4);
+    /* pack, unpack, send, recv, ..., and at [7] the short messages left to
+       MPICH as made at their type's first use (doc/mpi.md) */
+    unsigned long long c[8];
+    counts(c, 8);
     printf("rank %d: column ok; dataloop handled %llu packs, %llu unpacks, "
-           "%llu sends, %llu receives\n", rank, c[0], c[1], c[2], c[3]);
+           "%llu sends, %llu receives (%llu left to MPICH at the type's first "
+           "use)\n", rank, c[0], c[1], c[2], c[3], c[7]);
     /* rank 0 packed, unpacked and sent; rank 1 packed and received */
     const unsigned long long want[2][4] = {{1, 1, 1, 0}, {1, 0, 0, 1}};
-    if (require && memcmp(c, want[rank], sizeof(c)) != 0)
+    unsigned long long seen[4] = {c[0], c[1], c[2] + (rank == 0 ? c[7] : 0),
+                                  c[3] + (rank == 1 ? c[7] : 0)};
+    if (require && memcmp(seen, want[rank], sizeof(seen)) != 0)
       return fail(rank, "the interposer did not handle this rank's calls");
   } else {
     printf("rank %d: column ok; no interposer loaded\n", rank);

@@ -467,6 +467,70 @@ static int emitted_loops_of(const dl_type *t)
   return loops;
 }
 
+/* the IR emitted for t's root (to be freed) */
+static char *emitted_ir(const dl_type *t)
+{
+  ck_assert(dli_llvm_load());
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMModuleRef m = LLVMModuleCreateWithNameInContext("t", ctx);
+  LLVMValueRef fn = LLVMAddFunction(m, "f", dli_cg_fn_type(ctx));
+  ck_assert(dli_cg_emit(fn, t->loop, DLI_JIT_PACK, NULL, NULL));
+  char *ir = LLVMPrintModuleToString(m), *copy = strdup(ir);
+  LLVMDisposeMessage(ir);
+  LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
+  return copy;
+}
+
+/* A gather's offset table is emitted in 4 bytes where every offset fits
+   (as the interpreter's offs32), in 8 where one does not; the compiled
+   narrow gather moves the interpreter's bytes */
+START_TEST(narrow_tables)
+{
+  if (jit_off)
+    return;
+  enum { N = 200, SPAN = 4000 };
+  dl_count d[N];
+  dl_aint far[N];
+  for (int i = 0; i < N; i++) {
+    d[i] = (dl_count)i * (SPAN / N) + (dl_count)(((unsigned)i * 2654435761u) >> 28);
+    far[i] = (dl_aint)d[i] * 8 + (i == N - 1 ? ((dl_aint)1 << 33) : 0);
+  }
+  dl_type *g, *gp, *t, *tp, *h, *ht;
+  ck_assert_int_eq(dl_type_indexed_block(N, 1, d, dl_builtin(DL_DOUBLE), &g), DL_OK);
+  ck_assert_int_eq(dl_type_indexed_block(N, 1, d, dl_builtin(DL_DOUBLE), &gp), DL_OK);
+  /* three gathers a mebibyte apart: the leaf inside a loop gets a table */
+  ck_assert_int_eq(dl_type_hvector(3, 1, 1 << 20, g, &t), DL_OK);
+  ck_assert_int_eq(dl_type_hvector(3, 1, 1 << 20, gp, &tp), DL_OK);
+  ck_assert_int_eq(dl_type_hindexed_block(N, 1, far, dl_builtin(DL_DOUBLE), &h), DL_OK);
+  ck_assert_int_eq(dl_type_hvector(3, 1, (dl_aint)1 << 35, h, &ht), DL_OK);
+  dl_type_commit(t);
+  dl_type_commit(tp);
+  dl_type_commit(ht);
+  ck_assert(t->loop->child && t->loop->child->kind == DLI_BLOCKINDEXED);
+  char *ir = emitted_ir(t);
+  ck_assert_msg(strstr(ir, "x i32] [i32 ") && !strstr(ir, "x i64] [i64 "), "%s", ir);
+  free(ir);
+  ir = emitted_ir(ht);
+  ck_assert_msg(strstr(ir, "x i64] [i64 ") && !strstr(ir, "x i32] [i32 "), "%s", ir);
+  free(ir);
+  ck_assert_int_eq(dl_type_compile(t), DL_OK);
+  ck_assert_ptr_nonnull(dli_jit_get(t->loop, DLI_JIT_PACK));
+  size_t memlen = (size_t)(2 << 20) + SPAN * 8;
+  char *mem = malloc(memlen);
+  for (size_t i = 0; i < memlen; i++)
+    mem[i] = (char)(i * 7 + 3);
+  same_as_interpreted(t, tp, mem, memlen, mem, 3 * N * 8);
+  free(mem);
+  dl_type_free(&g);
+  dl_type_free(&gp);
+  dl_type_free(&t);
+  dl_type_free(&tp);
+  dl_type_free(&h);
+  dl_type_free(&ht);
+}
+END_TEST
+
 /* the same for a leaf of n blocks */
 static int emitted_loops(dl_count n)
 {
@@ -770,6 +834,7 @@ int main(void)
   tcase_add_test(tc, chunked_leaf_blocks);
   tcase_add_test(tc, overlapping_unpack);
   tcase_add_test(tc, suite_shapes);
+  tcase_add_test(tc, narrow_tables);
   tcase_add_test(tc, shape_cache);
   tcase_add_test(tc, unrolled_loops);
   tcase_add_test(tc, long_blocks_in_pieces);

@@ -79,14 +79,18 @@ LLVMValueRef dli_ir_loop_unrolled(cg *g, LLVMValueRef lo, LLVMValueRef hi, LLVMV
 
 LLVMValueRef dli_ir_table(cg *g, const int64_t *v, dl_count n)
 {
+  bool narrow = true;
+  for (dl_count i = 0; narrow && i < n; i++)
+    narrow = v[i] >= INT32_MIN && v[i] <= INT32_MAX;
+  LLVMTypeRef et = narrow ? g->i32 : g->i64;
   LLVMValueRef *k = malloc(sizeof(LLVMValueRef) * (size_t)n);
   if (!k) {
     g->ok = false;
     return NULL;
   }
   for (dl_count i = 0; i < n; i++)
-    k[i] = c64(g, v[i]);
-  LLVMValueRef init = LLVMConstArray(g->i64, k, (unsigned)n);
+    k[i] = LLVMConstInt(et, (unsigned long long)v[i], 1);
+  LLVMValueRef init = LLVMConstArray(et, k, (unsigned)n);
   free(k);
   char name[32];
   snprintf(name, sizeof(name), "t%d", g->globals++);

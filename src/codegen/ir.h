@@ -61,16 +61,21 @@ DLI_HIDDEN LLVMValueRef dli_ir_loop(cg *g, LLVMValueRef lo, LLVMValueRef hi, LLV
    one */
 DLI_HIDDEN LLVMValueRef dli_ir_loop_unrolled(cg *g, LLVMValueRef lo, LLVMValueRef hi,
                                              LLVMValueRef out, body_fn body, void *ctx, int u);
-/* a constant array of n int64 in the module (NULL, g->ok false, when out
-   of memory) */
+/* a constant array of the n values in the module, of int32 where they
+   all fit (a gather's offsets: half the metadata to stream, as the
+   interpreter's offs32), else of int64 (NULL, g->ok false, when out of
+   memory) */
 DLI_HIDDEN LLVMValueRef dli_ir_table(cg *g, const int64_t *v, dl_count n);
 
+/* entry i of a dli_ir_table, as an int64 */
 static inline LLVMValueRef table_get(cg *g, LLVMValueRef gv, dl_count n, LLVMValueRef i)
 {
-  LLVMTypeRef at_t = LLVMArrayType(g->i64, (unsigned)n);
+  LLVMTypeRef et = LLVMGetElementType(LLVMGlobalGetValueType(gv));
+  LLVMTypeRef at_t = LLVMArrayType(et, (unsigned)n);
   LLVMValueRef idx[2] = {c64(g, 0), i};
   LLVMValueRef p = LLVMBuildGEP2(g->b, at_t, gv, idx, 2, "");
-  return LLVMBuildLoad2(g->b, g->i64, p, "");
+  LLVMValueRef v = LLVMBuildLoad2(g->b, et, p, "");
+  return et == g->i64 ? v : LLVMBuildSExt(g->b, v, g->i64, "");
 }
 
 #endif

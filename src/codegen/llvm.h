@@ -47,6 +47,7 @@ DLI_HIDDEN bool dli_llvm_load(void);
   X(LLVMBuildPhi) \
   X(LLVMBuildPtrToInt) \
   X(LLVMBuildRetVoid) \
+  X(LLVMBuildSExt) \
   X(LLVMBuildSelect) \
   X(LLVMBuildStore) \
   X(LLVMBuildSub) \
@@ -70,6 +71,7 @@ DLI_HIDDEN bool dli_llvm_load(void);
   X(LLVMGetBufferSize) \
   X(LLVMGetBufferStart) \
   X(LLVMGetDefaultTargetTriple) \
+  X(LLVMGetElementType) \
   X(LLVMGetEnumAttributeKindForName) \
   X(LLVMGetErrorMessage) \
   X(LLVMGetFirstBasicBlock) \
@@ -81,6 +83,7 @@ DLI_HIDDEN bool dli_llvm_load(void);
   X(LLVMGetNextBasicBlock) \
   X(LLVMGetParam) \
   X(LLVMGetTargetFromTriple) \
+  X(LLVMGlobalGetValueType) \
   X(LLVMInt16TypeInContext) \
   X(LLVMInt32TypeInContext) \
   X(LLVMInt64TypeInContext) \
@@ -139,6 +142,7 @@ DLI_HIDDEN extern dli_llvm_api dli_llvm;
 #define LLVMBuildPhi (dli_llvm.LLVMBuildPhi)
 #define LLVMBuildPtrToInt (dli_llvm.LLVMBuildPtrToInt)
 #define LLVMBuildRetVoid (dli_llvm.LLVMBuildRetVoid)
+#define LLVMBuildSExt (dli_llvm.LLVMBuildSExt)
 #define LLVMBuildSelect (dli_llvm.LLVMBuildSelect)
 #define LLVMBuildStore (dli_llvm.LLVMBuildStore)
 #define LLVMBuildSub (dli_llvm.LLVMBuildSub)
@@ -162,6 +166,7 @@ DLI_HIDDEN extern dli_llvm_api dli_llvm;
 #define LLVMGetBufferSize (dli_llvm.LLVMGetBufferSize)
 #define LLVMGetBufferStart (dli_llvm.LLVMGetBufferStart)
 #define LLVMGetDefaultTargetTriple (dli_llvm.LLVMGetDefaultTargetTriple)
+#define LLVMGetElementType (dli_llvm.LLVMGetElementType)
 #define LLVMGetEnumAttributeKindForName (dli_llvm.LLVMGetEnumAttributeKindForName)
 #define LLVMGetErrorMessage (dli_llvm.LLVMGetErrorMessage)
 #define LLVMGetFirstBasicBlock (dli_llvm.LLVMGetFirstBasicBlock)
@@ -173,6 +178,7 @@ DLI_HIDDEN extern dli_llvm_api dli_llvm;
 #define LLVMGetNextBasicBlock (dli_llvm.LLVMGetNextBasicBlock)
 #define LLVMGetParam (dli_llvm.LLVMGetParam)
 #define LLVMGetTargetFromTriple (dli_llvm.LLVMGetTargetFromTriple)
+#define LLVMGlobalGetValueType (dli_llvm.LLVMGlobalGetValueType)
 #define LLVMInt16TypeInContext (dli_llvm.LLVMInt16TypeInContext)
 #define LLVMInt32TypeInContext (dli_llvm.LLVMInt32TypeInContext)
 #define LLVMInt64TypeInContext (dli_llvm.LLVMInt64TypeInContext)

@@ -291,12 +291,19 @@ START_TEST(opt_indexed)
 END_TEST
 
 /* n sorted distinct picks of 0..np-1, adjacent ones about as often as
-   chance makes them, or (pairs) every pick followed by its neighbour */
+   chance makes them (and one pair at least), or (pairs) every pick
+   followed by its neighbour */
 static dl_count *picks(rng *r, dl_count n, dl_count np, bool pairs)
 {
   dl_count *d = malloc(sizeof(dl_count) * (size_t)n);
   char *used = calloc((size_t)np, 1);
-  for (dl_count i = 0; i < n; i += pairs ? 2 : 1) {
+  dl_count first = 0;
+  if (!pairs) {                 /* one pair of neighbours at least */
+    dl_count v = rng_range(r, 0, np - 2);
+    used[v] = used[v + 1] = 1;
+    first = 2;
+  }
+  for (dl_count i = first; i < n; i += pairs ? 2 : 1) {
     dl_count v;
     do
       v = pairs ? 3 * rng_range(r, 0, np / 3 - 1) : rng_range(r, 0, np - 1);

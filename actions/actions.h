@@ -164,6 +164,12 @@ static inline bool dli_few_blocks(const dli_loop *l)
 }
 DLI_HIDDEN size_t dli_move_few(const dli_loop *l, uintptr_t user, char *packed, bool pack);
 DLI_HIDDEN unsigned long dli_few_uses(void);
+/* A struct of at most DLI_MEMBERS_MAX members that are all leaves, one
+   copy of it whole: its leaves straight to their kernels, one call each
+   (oneshot.c); dli_members_uses counts such calls on this thread (for
+   tests) */
+#define DLI_MEMBERS_MAX 64
+DLI_HIDDEN unsigned long dli_members_uses(void);
 DLI_HIDDEN void dli_interleave_force(int how);
 DLI_HIDDEN size_t dli_interleave_threshold(void);
 /* frames of a segment that a call keeps on its stack (deeper types

@@ -77,6 +77,55 @@ static __attribute__((noinline)) int fused_piece(const dli_loop *l, uintptr_t us
   return lf.kind;
 }
 
+/* initial-exec: no __tls_get_addr call on the per-call path */
+static _Thread_local __attribute__((tls_model("initial-exec"))) unsigned long members_uses;
+
+unsigned long dli_members_uses(void)
+{
+  return members_uses;
+}
+
+/* One copy of a struct whose members are all leaves (arrays picked by
+   index lists at absolute addresses, a particle's fields), whole: each
+   member's leaf goes straight to its kernel, as a type of one leaf does,
+   with no segment to set up and walk (a fixed cost per member that a
+   short list cannot hide). False, nothing moved, for any other struct. */
+static __attribute__((noinline)) bool members(const dl_action *a, const dli_loop *l,
+                                              uintptr_t user, char *packed)
+{
+  if (l->kind != DLI_STRUCT || l->count > DLI_MEMBERS_MAX)
+    return false;
+  for (dl_count i = 0; i < l->count; i++)
+    if (!l->children[i]->leaf && !l->children[i]->fuse)
+      return false;
+  members_uses++;
+  char *cur = packed;
+  uintptr_t base = user + (uintptr_t)l->offset;
+  for (dl_count i = 0; i < l->count; i++) {
+    const dli_loop *c = l->children[i];
+    uintptr_t at = base + (uintptr_t)l->offs[i];
+    for (dl_count j = 0; j < l->blocklens[i]; j++, at += (uintptr_t)l->exts[i]) {
+      dl_piece p;
+      int kind = c->kind;
+      if (c->leaf)
+        plain_piece(c, at, &p);
+      else
+        kind = fused_piece(c, at, &p);
+      p.pos = (size_t)(cur - packed);
+      if (kind == DLI_CONTIG) {          /* a dense run of count bytes */
+        p.blk = (size_t)c->count;
+        a->contig(&cur, &p);
+      } else if (kind == DLI_VECTOR)
+        a->vector(&cur, &p);
+      else if (kind == DLI_BLOCKINDEXED)
+        a->blockindexed(&cur, &p);
+      else
+        a->indexed(&cur, &p);
+    }
+  }
+  return true;
+}
+
 /* the general case: a segment on the stack (for types of ordinary depth) */
 static __attribute__((noinline)) int by_segment(const dl_action *a, uintptr_t user,
                                                 dl_count count, const dl_type *t,
@@ -160,6 +209,10 @@ static inline __attribute__((always_inline)) int oneshot(const dl_action *a, boo
     *moved = kind == DLI_VECTOR ? a->vector(&cur, &p)
            : kind == DLI_BLOCKINDEXED ? a->blockindexed(&cur, &p)
                                       : a->indexed(&cur, &p);
+    return DL_OK;
+  }
+  if (count == 1 && n == size && !bulk && members(a, l, user, packed)) {
+    *moved = size;
     return DL_OK;
   }
   return by_segment(a, user, count, t, packed, n, size, bulk, moved);

@@ -152,6 +152,108 @@ START_TEST(random_chunks)
 }
 END_TEST
 
+/* t's stream packed (or, unpack, unpacked from src) by a segment in
+   chunks of at most 7 bytes: the walker's path, never the one-shot one */
+static void by_chunks(const dl_type *t, void *mem, char *buf, size_t size, bool unpack)
+{
+  dl_segment *s;
+  ck_assert_int_eq(dl_segment_create(mem, 1, t, &s), DL_OK);
+  for (size_t at = 0; at < size;) {
+    size_t last = at + 7 < size ? at + 7 : size;
+    ck_assert_int_eq(unpack ? dl_segment_unpack(s, at, &last, buf + at)
+                            : dl_segment_pack(s, at, &last, buf + at), DL_OK);
+    at = last;
+  }
+  dl_segment_free(&s);
+}
+
+/* A struct whose members are all leaves (a vector, an index list of one
+   length, one of mixed lengths, a leaf repeated by a fused parent, a
+   member of two copies) goes member by member to the kernels at count 1
+   (dli_members_uses), and packs and unpacks the walker's bytes; a struct
+   with a member that is not a leaf, and count 2, do not take it. */
+START_TEST(struct_members)
+{
+  rng r = {seed ^ 0x51c7};
+  dl_count d1[40], bl[40];
+  for (int i = 0; i < 40; i++) {
+    d1[i] = 7 * i + (dl_count)rng_range(&r, 0, 5);
+    bl[i] = rng_range(&r, 1, 3);
+  }
+  dl_type *v, *bi, *ix, *rep, *tmp, *nest, *ty[5];
+  ck_assert_int_eq(dl_type_vector(30, 2, 5, DOUBLE, &v), DL_OK);
+  ck_assert_int_eq(dl_type_indexed_block(40, 1, d1, DOUBLE, &bi), DL_OK);
+  ck_assert_int_eq(dl_type_indexed(40, bl, d1, FLOAT, &ix), DL_OK);
+  ck_assert_int_eq(dl_type_vector(4, 1, 3, INT32, &tmp), DL_OK);
+  ck_assert_int_eq(dl_type_hvector(20, 1, 64, tmp, &rep), DL_OK);
+  dl_type *inner[2] = {tmp, DOUBLE};
+  dl_count ib[2] = {1, 1};
+  dl_aint id[2] = {0, 48};
+  ck_assert_int_eq(dl_type_struct(2, ib, id, inner, &nest), DL_OK);
+  ty[0] = v;
+  ty[1] = bi;
+  ty[2] = ix;
+  ty[3] = rep;
+  ty[4] = bi;
+  dl_count mb[5] = {1, 1, 1, 1, 2};
+  dl_aint md[5] = {0, 4096, 8192, 12288, 20000};
+  dl_type *t, *t2, *mixed;
+  ck_assert_int_eq(dl_type_struct(5, mb, md, ty, &t), DL_OK);
+  ty[3] = nest;                        /* a member that is itself a struct */
+  ck_assert_int_eq(dl_type_struct(5, mb, md, ty, &mixed), DL_OK);
+  ck_assert_int_eq(dl_type_contiguous(2, t, &t2), DL_OK);
+  dl_type *all[3] = {t, mixed, t2};
+  for (int k = 0; k < 3; k++) {
+    dl_type *x = all[k];
+    ck_assert_int_eq(dl_type_commit(x), DL_OK);
+    size_t size;
+    dl_aint lb, ext;
+    ck_assert_int_eq(dl_pack_size(1, x, &size), DL_OK);
+    ck_assert_int_eq(dl_type_extent(x, &lb, &ext), DL_OK);
+    size_t len = (size_t)(lb + ext) + 64;
+    char *mem = malloc(len), *want = malloc(size), *got = malloc(size);
+    char *m1 = malloc(len), *m2 = malloc(len);
+    for (size_t i = 0; i < len; i++)
+      mem[i] = (char)rng_next(&r);
+    /* the one-shot calls first: the walker's many calls make the type hot
+       enough to compile, and compiled code takes the whole call */
+    unsigned long before = dli_members_uses();
+    size_t pos = 0;
+    ck_assert_int_eq(dl_pack(mem, 1, x, got, size, &pos), DL_OK);
+    /* (compiled at its first use, DL_JIT_THRESHOLD=0: compiled code's) */
+    bool fires = k == 0 && !dli_bulk_for(x, DLI_JIT_PACK);
+    ck_assert_msg(pos == size && dli_members_uses() - before == (fires ? 1u : 0u),
+                  "uses, type %d", k);
+    char *in = malloc(size);
+    for (size_t i = 0; i < size; i++)
+      in[i] = (char)rng_next(&r);
+    memcpy(m1, mem, len);
+    memcpy(m2, mem, len);
+    pos = 0;
+    before = dli_members_uses();
+    ck_assert_int_eq(dl_unpack(in, size, &pos, m2, 1, x), DL_OK);
+    fires = k == 0 && !dli_bulk_for(x, DLI_JIT_UNPACK);
+    ck_assert_msg(dli_members_uses() - before == (fires ? 1u : 0u), "unpack uses, type %d",
+                  k);
+    by_chunks(x, mem, want, size, false);
+    ck_assert_msg(pos == size && !memcmp(want, got, size), "pack, type %d", k);
+    by_chunks(x, m1, in, size, true);
+    free(in);
+    ck_assert_msg(!memcmp(m1, m2, len), "unpack, type %d", k);
+    free(mem);
+    free(want);
+    free(got);
+    free(m1);
+    free(m2);
+  }
+  ck_assert(t->loop->kind == DLI_STRUCT && !mixed->loop->children[3]->leaf);
+  dl_type *fr[8] = {v, bi, ix, rep, tmp, nest, t, t2};
+  for (int i = 0; i < 8; i++)
+    dl_type_free(&fr[i]);
+  dl_type_free(&mixed);
+}
+END_TEST
+
 /* A segment's stack is loaded by its first walking call, and a call over
    the whole stream from byte 0 goes the one-shot way without one: both
    fire (dli_whole_uses) and change no byte, in any order of calls, and a
@@ -1942,6 +2044,7 @@ int main(void)
   tcase_add_test(tc, random_pack_unpack);
   tcase_add_test(tc, random_chunks);
   tcase_add_test(tc, whole_ranges);
+  tcase_add_test(tc, struct_members);
   tcase_add_test(tc, whole_range_deep);
   tcase_add_test(tc, random_lists);
   tcase_add_test(tc, custom_action);

@@ -1,7 +1,7 @@
 /* MPI judges a call's arguments before anything moves, and raises its
  * errors through the handler of the call's communicator, once: a send or
- * receive of an uncommitted type fails with MPI_ERR_TYPE and delivers
- * nothing; a bad peer, tag or count gets MPI_ERR_RANK, MPI_ERR_TAG or
+ * receive of an uncommitted type, or of a freed one (MPI_DATATYPE_NULL),
+ * fails with MPI_ERR_TYPE and delivers nothing; a bad peer, tag or count gets MPI_ERR_RANK, MPI_ERR_TAG or
  * MPI_ERR_COUNT (a sendrecv too, without waiting for anything); a
  * truncated blocking receive calls the handler of its own communicator
  * once with MPI_ERR_TRUNCATE (MPI_COMM_WORLD keeps MPI_ERRORS_ARE_FATAL: a
@@ -64,6 +64,26 @@ static void uncommitted(MPI_Comm c)
   }
   MPI_Type_free(&raw);
   MPI_Type_free(&ok);
+  /* a freed type's handle is MPI_DATATYPE_NULL: MPI_ERR_TYPE, nothing sent */
+  MPI_Datatype gone = vec(8, 1);
+  MPI_Type_free(&gone);
+  if (sem_rank == 0) {
+    int rc = MPI_Send(buf, 1, gone, 1, 5, c);
+    CHECK(sem_class(rc) == MPI_ERR_TYPE, "send of MPI_DATATYPE_NULL: class %d",
+          sem_class(rc));
+    MPI_Request q = MPI_REQUEST_NULL;
+    rc = MPI_Isend(buf, 1, gone, 1, 5, c, &q);
+    CHECK(sem_class(rc) == MPI_ERR_TYPE, "isend of MPI_DATATYPE_NULL: class %d",
+          sem_class(rc));
+  } else if (sem_rank == 1) {
+    int rc = MPI_Recv(buf, 1, gone, 0, 5, c, MPI_STATUS_IGNORE);
+    CHECK(sem_class(rc) == MPI_ERR_TYPE, "receive of MPI_DATATYPE_NULL: class %d",
+          sem_class(rc));
+    MPI_Request q = MPI_REQUEST_NULL;
+    rc = MPI_Irecv(buf, 1, gone, 0, 5, c, &q);
+    CHECK(sem_class(rc) == MPI_ERR_TYPE, "irecv of MPI_DATATYPE_NULL: class %d",
+          sem_class(rc));
+  }
   MPI_Barrier(c);
 }
 

@@ -50,8 +50,10 @@ static _Atomic uint64_t *slot_of(uint64_t key)
 bool dlp_defer(MPI_Count count, MPI_Datatype dt, bool recv)
 {
   size_t limit = dlp_th()->defer_bytes;
-  if (!limit || count <= 0 || dlp_streams() || dlp_cfg()->strategy >= 0 ||
-      dli_named_type(dt) || dli_type_recent(dt))
+  /* MPI_DATATYPE_NULL (a freed type's handle): MPICH judges it in the
+     call itself, where its MPI_Type_size would raise on MPI_COMM_WORLD */
+  if (!limit || count <= 0 || dt == MPI_DATATYPE_NULL || dlp_streams() ||
+      dlp_cfg()->strategy >= 0 || dli_named_type(dt) || dli_type_recent(dt))
     return false;
   uint64_t key = key_of(dt);
   _Atomic uint64_t *s = slot_of(key);

@@ -55,7 +55,6 @@ static inline void plain_piece(const dli_loop *l, uintptr_t user, dl_piece *p)
   p->pre = l->kind == DLI_INDEXED ? l->pre : NULL;
   p->min_blk = l->min_blk;
   p->max_blk = l->max_blk;
-  p->pos = 0;
   p->period = l->period;
   p->apart = l->apart;
   p->offs32 = l->kind == DLI_VECTOR ? NULL : l->offs32;
@@ -75,6 +74,31 @@ static __attribute__((noinline)) int fused_piece(const dli_loop *l, uintptr_t us
                   .min_blk = lf.min_blk, .max_blk = lf.max_blk,
                   .period = lf.period, .apart = lf.apart};
   return lf.kind;
+}
+
+/* a whole leaf loop at user (or a parent fused over one) straight to its
+   kernel, its stream at *cur, stream position pos; the bytes moved */
+static inline __attribute__((always_inline)) size_t whole_leaf(const dl_action *a,
+                                                               const dli_loop *l,
+                                                               uintptr_t user, char **cur,
+                                                               size_t pos)
+{
+  dl_piece p;
+  int kind = l->kind;
+  if (l->leaf)
+    plain_piece(l, user, &p);
+  else
+    kind = fused_piece(l, user, &p);
+  p.pos = pos;
+  if (kind == DLI_VECTOR)
+    return a->vector(cur, &p);
+  if (kind == DLI_BLOCKINDEXED)
+    return a->blockindexed(cur, &p);
+  if (kind == DLI_CONTIG) {           /* a dense run of count bytes (a member) */
+    p.blk = (size_t)l->count;
+    return a->contig(cur, &p);
+  }
+  return a->indexed(cur, &p);
 }
 
 /* initial-exec: no __tls_get_addr call on the per-call path */
@@ -104,24 +128,8 @@ static __attribute__((noinline)) bool members(const dl_action *a, const dli_loop
   for (dl_count i = 0; i < l->count; i++) {
     const dli_loop *c = l->children[i];
     uintptr_t at = base + (uintptr_t)l->offs[i];
-    for (dl_count j = 0; j < l->blocklens[i]; j++, at += (uintptr_t)l->exts[i]) {
-      dl_piece p;
-      int kind = c->kind;
-      if (c->leaf)
-        plain_piece(c, at, &p);
-      else
-        kind = fused_piece(c, at, &p);
-      p.pos = (size_t)(cur - packed);
-      if (kind == DLI_CONTIG) {          /* a dense run of count bytes */
-        p.blk = (size_t)c->count;
-        a->contig(&cur, &p);
-      } else if (kind == DLI_VECTOR)
-        a->vector(&cur, &p);
-      else if (kind == DLI_BLOCKINDEXED)
-        a->blockindexed(&cur, &p);
-      else
-        a->indexed(&cur, &p);
-    }
+    for (dl_count j = 0; j < l->blocklens[i]; j++, at += (uintptr_t)l->exts[i])
+      whole_leaf(a, c, at, &cur, (size_t)(cur - packed));
   }
   return true;
 }
@@ -200,15 +208,7 @@ static inline __attribute__((always_inline)) int oneshot(const dl_action *a, boo
       *moved = size;
       return DL_OK;
     }
-    dl_piece p;
-    int kind = l->kind;
-    if (l->leaf)
-      plain_piece(l, user, &p);
-    else
-      kind = fused_piece(l, user, &p);
-    *moved = kind == DLI_VECTOR ? a->vector(&cur, &p)
-           : kind == DLI_BLOCKINDEXED ? a->blockindexed(&cur, &p)
-                                      : a->indexed(&cur, &p);
+    *moved = whole_leaf(a, l, user, &cur, 0);
     return DL_OK;
   }
   if (count == 1 && n == size && !bulk && members(a, l, user, packed)) {

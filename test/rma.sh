@@ -18,7 +18,10 @@
 # whose memory every process maps, are copied there, "mapped" (the
 # automatic choice, and DL_RMA_MAP=always with a route forced; never
 # under DL_RMA_MAP=never, where MPI_Win_allocate stays MPICH's, nor where
-# a route or landing is forced). Each preloaded run
+# a route or landing is forced); under DL_RMA_PEERS=none, and in jobs of
+# preloaded and plain ranks, every window stays MPICH's (no route carries
+# an operation: DL_EXPECT_WINDOWS=mpich).
+# Each preloaded run
 # says which routes must have carried one-sided operations that each rank
 # issued (DL_EXPECT_RMA_ROUTES) and which must not (DL_FORBID_RMA_ROUTES;
 # blocks that the target's unit cannot address are packed, so the blocks
@@ -110,4 +113,20 @@ run $pre -genv DL_TUNE_FILE "$conf" -genv DL_RMA_MAP never -genv DL_EXPECT_RMA_R
 printf 'rma_put 0 0 0 0 0 0\nrma_get 0 0 0 0 0 0\nrma_pack 1000 0 1000\n' > "$conf"
 run $pre -genv DL_TUNE_FILE "$conf" -genv DL_EXPECT_RMA_ROUTES direct,landed,mapped
 rm -f "$conf"
+# DL_RMA_PEERS=none: every window is MPICH's alone, on every rank
+never=direct,mpich,pack,blocks,lockstep,pipeline,landed,mapped,tallied
+run $pre -genv DL_RMA_PEERS none -genv DL_EXPECT_WINDOWS mpich \
+    -genv DL_FORBID_RMA_ROUTES $never
+# ranks preloaded and plain in one job: the preloaded ones find a rank
+# without the interposer, so every window is MPICH's alone (peers.c) and
+# nothing waits for a plain rank's part of a window's set-up
+mixed() { # the preloaded ranks, the plain ones
+  echo "== mixed: -n $1 preloaded, -n $2 plain"
+  timeout 300 "$MPIEXEC" -n "$1" -env DL_EXPECT_PRELOAD 1 -env LD_PRELOAD "$lib" \
+      -env DL_EXPECT_WINDOWS mpich -env DL_FORBID_RMA_ROUTES $never "$prog" : \
+      -n "$2" -env DL_EXPECT_PRELOAD 0 "$prog" ||
+    { echo "FAILED: mixed, $1 preloaded and $2 plain" >&2; exit 1; }
+}
+mixed 1 1
+mixed 2 1
 echo "ok"

@@ -30,6 +30,8 @@ static void load(void)
   cfg.land = dli_env_choice("DL_RMA_LAND", lands, 1) - 1;
   cfg.land_chunk = (size_t)dli_env_int("DL_RMA_LAND_CHUNK", 0, 0, 1 << 30);
   cfg.map = dli_env_choice("DL_RMA_MAP", lands, 1) - 1;
+  static const char *const peers[] = {"check", "all", "none", NULL};
+  cfg.peers = dli_env_choice("DL_RMA_PEERS", peers, DLP_PEERS_CHECK);
   chunk = dlp_th()->chunk;
   if (cfg.trace)
     dlp_trace("active: %s mode, chunk %zu bytes, ring %d, route %s%s, %d route "

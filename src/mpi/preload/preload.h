@@ -82,7 +82,14 @@ typedef struct dlp_config {
                         mapped here (rma.c): 1 always, 0 unless a route
                         is forced or landing is, -1 never (and MPI_Win_allocate
                         stays MPICH's) */
+  int peers;         /* DL_RMA_PEERS: which windows the interposer describes
+                        (peers.c) */
 } dlp_config;
+enum {
+  DLP_PEERS_CHECK,   /* those whose every rank is found preloaded */
+  DLP_PEERS_ALL,     /* every window: the job says every rank is preloaded */
+  DLP_PEERS_NONE     /* none: every window is MPICH's alone */
+};
 DLI_HIDDEN const dlp_config *dlp_cfg(void);
 /* the benchmark's and tests' switches, at a point where no message is in
    flight: the mode (chunk 0 keeps the chunk size), a forced route (-1:

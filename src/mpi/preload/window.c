@@ -7,7 +7,7 @@
  *
  * The facts are gathered once, collectively, when the window is made (an
  * allreduce and an allgather on its communicator, and its landing state:
- * landing.c), and hang on the window as an attribute whose deletion
+ * landing.c), when every rank of it carries the interposer (peers.c), and hang on the window as an attribute whose deletion
  * (MPI_Win_free) frees them. A synchronization call runs the deferred work
  * of the targets it completes after MPICH returned; a fence takes the
  * landings first. */
@@ -112,10 +112,13 @@ static void map_ranks(dlp_win *w, MPI_Win win)
    memory unless DL_RMA_MAP is never on some rank); shared: every
    rank's memory is mapped here. A window the interposer could not describe
    on some rank is MPICH's alone: no error, its operations take MPICH's
-   route */
+   route. So is a window with a rank that would not join these
+   collectives (peers.c) */
 static int describe(MPI_Win win, MPI_Comm comm, void *base, MPI_Aint size, MPI_Aint unit,
                     bool dynamic, bool shared)
 {
+  if (!dlp_all_preloaded(comm))
+    return MPI_SUCCESS;
   pthread_once(&key_once, make_key);
   int n = 0, rc = PMPI_Comm_size(comm, &n);
   if (rc != MPI_SUCCESS)
@@ -265,7 +268,8 @@ int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info inf
 static bool one_node(MPI_Aint size, MPI_Aint unit, MPI_Comm comm, bool ready)
 {
   int inter = 1;
-  if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+  if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
+      !dlp_all_preloaded(comm))
     return false;
   int mine = dlp_on_one_node(comm) && size >= 0 && unit > 0 && dlp_cfg()->map >= 0 && ready,
       all = 0;

@@ -61,6 +61,12 @@ DLI_HIDDEN int dlp_land_get(dlp_landing *l, int rank, MPI_Aint off, const dlp_da
    this rank's gets, completes this rank's sends; an MPI error class */
 DLI_HIDDEN int dlp_landing_fence(dlp_landing *l, int assert);
 
+/* ---- which ranks carry the interposer (peers.c) ---- */
+/* whether the window set-up beyond MPICH's may run on the intracommunicator
+   comm: every rank of it found preloaded (DL_RMA_PEERS may say all or
+   none instead); local, and every rank of comm answers the same */
+DLI_HIDDEN bool dlp_all_preloaded(MPI_Comm comm);
+
 /* ---- a fence's count exchange (tally.c) ---- */
 /* each rank gives nranks groups of per counts and learns the sum of its
    group over all ranks: through memory every rank maps when share is

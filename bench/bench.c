@@ -20,6 +20,9 @@
 #include <unistd.h>
 #include "bench.h"
 
+/* the compile passes in processes of their own (pass_times) */
+enum { PASS_COLD, PASS_CACHED, PASS_BUSY, NPASS };
+
 typedef struct opts {
   bool full, unpack;
   bool jit;              /* the library compiles (built --with-llvm) */
@@ -28,6 +31,7 @@ typedef struct opts {
   int batches;           /* timed batches per engine */
   int builds;            /* repetitions of the type-construction timing */
   bool compile_pass;     /* only compile every test's type (see pass_times) */
+  bool busy;             /* ... after packing its data (a running program) */
   char *cache;           /* the run's object cache folder, made fresh */
 } opts;
 
@@ -48,8 +52,8 @@ typedef struct result {
   stat3 pack[NENG], unpack[NENG];
   double build_dl_us, build_mpi_us;
   double jit_ms;            /* compile time; -1: nothing compiled */
-  double pass_ms[2];        /* compile-only processes: cold, from the object
-                               cache; -1: none */
+  double pass_ms[NPASS];    /* compile processes: cold, from the object
+                               cache, from it amid packing; -1: none */
 } result;
 
 /* ---- the three engines ---- */
@@ -375,20 +379,22 @@ static bool median_max(const result *rs, int n, size_t off, double *med, double 
   return true;
 }
 
-static void compile_summary(const result *rs, int n, const double pass_start[2])
+static void compile_summary(const result *rs, int n, const double pass_start[NPASS])
 {
   double med, max;
   int k;
   if (!median_max(rs, n, offsetof(result, jit_ms), &med, &max, &k))
     return;
   printf("compile: median %.2f ms, max %.2f ms over %d compiled types\n", med, max, k);
-  static const char *const what[2] = {"cold", "from the object cache"};
-  for (int c = 0; c < 2; c++)
+  static const char *const what[NPASS] = {
+      "in a process that only compiles, cold",
+      "in a process that only compiles, from the object cache",
+      "in a process that packs each type's data first, from the object cache"};
+  for (int c = 0; c < NPASS; c++)
     if (median_max(rs, n, offsetof(result, pass_ms) + (size_t)c * sizeof(double), &med,
                    &max, &k))
-      printf("compile in a process that only compiles, %s: median %.3f ms, max %.3f ms "
-             "over %d types; JIT start-up and a first compile %.2f ms\n",
-             what[c], med, max, k, pass_start[c]);
+      printf("compile %s: median %.3f ms, max %.3f ms over %d types; JIT start-up and a "
+             "first compile %.2f ms\n", what[c], med, max, k, pass_start[c]);
 }
 
 /* uses of a type after which its compiled code has saved its compile time,
@@ -424,7 +430,8 @@ static void payback_summary(const opts *o, const result *rs, int n)
 }
 
 static bool write_files(const opts *o, const result *rs, int n, double mc_big,
-                        double mc_cache, const double lat[4], const double starts[3])
+                        double mc_cache, const double lat[4],
+                        const double starts[1 + NPASS])
 {
   char path[4200];
   bench_file csv, json, dat;
@@ -433,7 +440,7 @@ static bool write_files(const opts *o, const result *rs, int n, double mc_big,
   for (int e = 0; e < NENG; e++)
     fprintf(f, ",%s_mbs,%s_min,%s_max", eng_names[e], eng_names[e], eng_names[e]);
   fprintf(f, ",dl_over_manual,dl_over_mpich,jit_over_manual,build_dl_us,build_mpich_us,"
-             "jit_ms,jit_pass_ms,jit_cached_ms\n");
+             "jit_ms,jit_pass_ms,jit_cached_ms,jit_busy_ms\n");
   for (int i = 0; i < n; i++)
     for (int dir = 0; dir < (o->unpack ? 2 : 1); dir++) {
       const stat3 *s = dir ? rs[i].unpack : rs[i].pack;
@@ -448,7 +455,7 @@ static bool write_files(const opts *o, const result *rs, int n, double mc_big,
       csv_num(f, ",%.3f", s[E_JIT].med / s[E_MANUAL].med);
       fprintf(f, ",%.3f,%.3f", rs[i].build_dl_us, rs[i].build_mpi_us);
       csv_num(f, ",%.3f", rs[i].jit_ms);
-      for (int c = 0; c < 2; c++)
+      for (int c = 0; c < NPASS; c++)
         csv_num(f, ",%.4f", rs[i].jit_ms >= 0 ? rs[i].pass_ms[c] : -1);
       fputc('\n', f);
     }
@@ -462,6 +469,8 @@ static bool write_files(const opts *o, const result *rs, int n, double mc_big,
   json_num(f, "%.3f", starts[1]);
   fprintf(f, ",\n  \"jit_cached_start_ms\": ");
   json_num(f, "%.3f", starts[2]);
+  fprintf(f, ",\n  \"jit_busy_start_ms\": ");
+  json_num(f, "%.3f", starts[3]);
   fprintf(f, ",\n  \"latency_ns\": {\"struct64_dataloop\": %.1f, \"struct64_mpich\": %.1f, "
           "\"vector3_dataloop\": %.1f, \"vector3_mpich\": %.1f},\n  \"tests\": [\n",
           lat[0], lat[1], lat[2], lat[3]);
@@ -475,6 +484,8 @@ static bool write_files(const opts *o, const result *rs, int n, double mc_big,
     json_num(f, "%.4f", rs[i].jit_ms >= 0 ? rs[i].pass_ms[0] : -1);
     fprintf(f, ", \"jit_cached_ms\": ");
     json_num(f, "%.4f", rs[i].jit_ms >= 0 ? rs[i].pass_ms[1] : -1);
+    fprintf(f, ", \"jit_busy_ms\": ");
+    json_num(f, "%.4f", rs[i].jit_ms >= 0 ? rs[i].pass_ms[2] : -1);
     for (int dir = 0; dir < (o->unpack ? 2 : 1); dir++) {
       const stat3 *s = dir ? rs[i].unpack : rs[i].pack;
       fprintf(f, ", \"%s\": {", dir ? "unpack" : "pack");
@@ -510,10 +521,12 @@ static bool write_files(const opts *o, const result *rs, int n, double mc_big,
 
 /* ---- compiles in processes of their own ----
  * The run compiles with the object cache off, so `jit ms` is a cold
- * compile amid the benchmark's traffic. Then this program runs twice more
- * with --compile-pass, in processes that only build and compile the same
+ * compile amid the benchmark's traffic. Then this program runs three times
+ * more with --compile-pass, in processes that build and compile the same
  * types in the same order, with an object cache folder made fresh for
- * them: the first compiles and fills it, the second finds every object. */
+ * them: the first compiles and fills it, the second finds every object,
+ * the third (--busy) finds them after packing each type's data, as a
+ * running program would. */
 
 static void warm_type(dl_type **t)
 {
@@ -529,21 +542,38 @@ static double compile_ms(dl_type *t)
   return rc == DL_OK ? (bench_now() - c0) * 1e3 : -1;
 }
 
-/* --compile-pass: "start <ms>", then "<ms> <name>" for each selected test */
+/* packs t's data a few times, as a program does between its compiles:
+   what a compile then finds of LLVM, the cache and the heap is a running
+   program's */
+static void busy_with(const btest *t)
+{
+  char *buf = malloc(t->packed ? t->packed : 1);
+  for (int k = 0; buf && k < 3; k++) {
+    size_t pos = 0;
+    dl_pack(t->origin, t->count, t->dt, buf, t->packed, &pos);
+  }
+  free(buf);
+}
+
+/* --compile-pass: "start <ms>", then "<ms> <name>" for each selected test
+   (--busy: each test's data packed first) */
 static int compile_pass(const opts *o, const bentry *const *groups)
 {
   dl_type *w;
   warm_type(&w);
   printf("start %.4f\n", compile_ms(w));
   dl_type_free(&w);
-  bench_types_only = true;
+  bench_types_only = !o->busy;
   for (int g = 0; g < 3; g++)
     for (const bentry *e = groups[g]; e->name; e++) {
       if (!bench_matches(e->name, o->filter))
         continue;
       btest t;
-      if (bench_make(e, &t))
+      if (bench_make(e, &t)) {
+        if (o->busy)
+          busy_with(&t);
         printf("%.4f %s\n", compile_ms(t.dt), t.name);
+      }
       bench_free(&t);
     }
   return 0;
@@ -619,10 +649,13 @@ static void pass_times(const opts *o, int c, result *rs, int n, double *start_ms
     dup2(fds[1], 1);
     close(fds[0]);
     close(fds[1]);
-    char *argv[5] = {"dataloop-bench", "--compile-pass", NULL, NULL, NULL};
+    char *argv[6] = {"dataloop-bench", "--compile-pass", NULL, NULL, NULL, NULL};
+    int a = 2;
+    if (c == PASS_BUSY)
+      argv[a++] = "--busy";
     if (o->filter) {
-      argv[2] = "--filter";
-      argv[3] = (char *)o->filter;
+      argv[a++] = "--filter";
+      argv[a++] = (char *)o->filter;
     }
     execv("/proc/self/exe", argv);
     _exit(127);
@@ -670,8 +703,9 @@ static void usage(FILE *to, int code)
     "                 ./" BENCH_OUT_DEFAULT " (in the working directory)\n"
     "  -h, --help     this text\n"
     "  --compile-pass only build and compile every selected test's type,\n"
-    "                 printing the times (the benchmark runs itself so, twice,\n"
-    "                 to time compiles cold and from the object cache)\n"
+    "                 printing the times (the benchmark runs itself so, three\n"
+    "                 times, to time compiles cold, from the object cache, and\n"
+    "                 with --busy from it after packing each test's data)\n"
     "Without a JIT (built without --with-llvm) the dl-jit and jit-64K columns\n"
     "show - and their CSV fields are empty. Exit status: 0 when every test\n"
     "checked and every file was written, 1 otherwise, 2 for a bad option.\n");
@@ -693,6 +727,8 @@ int main(int argc, char **argv)
       o.full = false;
     } else if (!strcmp(argv[i], "--compile-pass")) {
       o.compile_pass = true;
+    } else if (!strcmp(argv[i], "--busy")) {
+      o.busy = true;
     } else if (!strcmp(argv[i], "--unpack")) {
       o.unpack = true;
     } else if (!strcmp(argv[i], "--filter") && i + 1 < argc) {
@@ -773,13 +809,13 @@ int main(int argc, char **argv)
         print_row(&rs[n], rs[n].unpack, " unpack");
       n++;
     }
-  double pass_start[2] = {-1, -1};
-  for (int c = 0; c < 2 && o.jit && o.cache; c++)
+  double pass_start[NPASS] = {-1, -1, -1};
+  for (int c = 0; c < NPASS && o.jit && o.cache; c++)
     pass_times(&o, c, rs, n, &pass_start[c]);
   remove_cache(&o);
   compile_summary(rs, n, pass_start);
   payback_summary(&o, rs, n);
-  double starts[3] = {jit_start_ms, pass_start[0], pass_start[1]};
+  double starts[1 + NPASS] = {jit_start_ms, pass_start[0], pass_start[1], pass_start[2]};
   bool written = write_files(&o, rs, n, mc_big, mc_cache, lat, starts);
   if (written)
     printf("\nresults: %s/results.csv, %s/results.json\n", o.out, o.out);

@@ -26,6 +26,7 @@ typedef struct report {
   dli_objcache_counts n;
   bool cache_on;             /* the child had a cache folder */
   int compiled;              /* types that got code */
+  unsigned long own, by_llvm;   /* objects linked by elfload.c, by LLVM's linker */
   int wrong;                 /* types whose bytes differ from the model's */
   char first[160];           /* the first of those */
 } report;
@@ -38,6 +39,7 @@ typedef struct run {
   bool reverse;              /* compile them last to first */
   uint64_t before;           /* not 0: 20 types of this seed compiled first */
   const char *max;           /* DL_JIT_CACHE_MAX, if not NULL */
+  const char *link;          /* DL_JIT_LINK, if not NULL */
 } run;
 
 static void wrong(report *rep, const char *what, const tcase *c)
@@ -115,7 +117,7 @@ static void compile_all(const run *p, report *rep)
   if (p->types > 1)
     anchor(rep);
   if (p->before) {
-    run q = {p->dir, p->before, 20, 0, false, 0, NULL};
+    run q = {p->dir, p->before, 20, 0, false, 0, NULL, NULL};
     report other = {0};
     compile_all(&q, &other);
     rep->wrong += other.wrong;
@@ -158,6 +160,8 @@ static pid_t start(const run *p, int *fd)
   setenv("DL_JIT_THRESHOLD", "1000000", 1);     /* only explicit compiles */
   if (p->max)
     setenv("DL_JIT_CACHE_MAX", p->max, 1);
+  if (p->link)
+    setenv("DL_JIT_LINK", p->link, 1);
   if (p->fsize > 0) {
     signal(SIGXFSZ, SIG_IGN);                    /* writes fail with EFBIG */
     struct rlimit lim = {(rlim_t)p->fsize, (rlim_t)p->fsize};
@@ -166,6 +170,7 @@ static pid_t start(const run *p, int *fd)
   report rep = {0};
   compile_all(p, &rep);
   dli_objcache_counts_get(&rep.n);
+  dli_jit_links(&rep.own, &rep.by_llvm);
   rep.cache_on = dli_objcache_dir() != NULL;
   _exit(write(fds[1], &rep, sizeof(rep)) == (ssize_t)sizeof(rep) ? 0 : 1);
 }
@@ -289,7 +294,7 @@ static long find_in(const char *p, const char *s)
 static run one_type(const char *dir)
 {
   for (uint64_t s = seed;; s++) {
-    run p = {dir, s, 1, 0, false, 0, NULL};
+    run p = {dir, s, 1, 0, false, 0, NULL, NULL};
     char probe[DIRLEN];
     fresh_dir(probe);
     p.dir = probe;
@@ -306,7 +311,7 @@ START_TEST(second_run_loads)
 {
   char d[DIRLEN];
   fresh_dir(d);
-  run p = {d, seed, test_scaled(150) + 1, 0, false, 0, NULL};
+  run p = {d, seed, test_scaled(150) + 1, 0, false, 0, NULL, NULL};
   report a = in_child(&p);
   ck_assert(a.cache_on);
   ck_assert_uint_eq(a.n.hits, 0);
@@ -325,6 +330,19 @@ START_TEST(second_run_loads)
   ck_assert_uint_eq(b.n.refused, 0);
   ck_assert_uint_eq(b.n.written, 0);
   ck_assert_int_eq(b.compiled, a.compiled);
+  /* every object, compiled or loaded, linked by elfload.c, none by LLVM */
+  ck_assert_uint_eq(a.own, a.n.written);
+  ck_assert_uint_eq(b.own, b.n.hits);
+  ck_assert_uint_eq(a.by_llvm + b.by_llvm, 0);
+  /* and the same objects by LLVM's linker (DL_JIT_LINK=llvm): the same
+     bytes (checked in the child), nothing linked by elfload.c */
+  run l = p;
+  l.link = "llvm";
+  report e = in_child(&l);
+  ck_assert_uint_eq(e.n.hits, a.n.written);
+  ck_assert_uint_eq(e.by_llvm, e.n.hits);
+  ck_assert_uint_eq(e.own, 0);
+  ck_assert_int_eq(e.compiled, a.compiled);
   /* in another order, after other types were compiled: the process has code
      of its own when it loads the objects, and functions named by their
      shapes do not clash with it */
@@ -419,7 +437,7 @@ START_TEST(concurrent_writers)
 {
   char d[DIRLEN];
   fresh_dir(d);
-  run p = {d, seed + 1, test_scaled(40) + 1, 0, false, 0, NULL};
+  run p = {d, seed + 1, test_scaled(40) + 1, 0, false, 0, NULL, NULL};
   enum { N = 4 };
   pid_t pid[N];
   int fd[N];
@@ -450,7 +468,7 @@ START_TEST(full_disk)
 {
   char d[DIRLEN];
   fresh_dir(d);
-  run p = {d, seed + 2, test_scaled(30) + 1, 200, false, 0, NULL};
+  run p = {d, seed + 2, test_scaled(30) + 1, 200, false, 0, NULL, NULL};
   report a = in_child(&p);
   ck_assert_uint_gt(a.n.failed, 0);
   ck_assert_uint_eq(a.n.written, 0);
@@ -482,7 +500,7 @@ START_TEST(bounded)
   }
   struct timespec t[2] = {{time(NULL) - 7200, 0}, {time(NULL) - 7200, 0}};
   ck_assert_int_eq(utimensat(AT_FDCWD, old, t, 0), 0);
-  run p = {d, seed + 4, 150, 0, false, 0, "64K"};   /* enough to pass the bound */
+  run p = {d, seed + 4, 150, 0, false, 0, "64K", NULL};   /* enough to pass the bound */
   report a = in_child(&p);
   ck_assert_uint_gt(a.n.evicted, 0);
   ck_assert_uint_eq(a.n.failed, 0);
@@ -515,12 +533,12 @@ START_TEST(no_folder)
   int fd = open(file, O_CREAT | O_WRONLY, 0600);
   ck_assert_int_ge(fd, 0);
   close(fd);
-  run p = {under, seed + 3, test_scaled(20) + 1, 0, false, 0, NULL};
+  run p = {under, seed + 3, test_scaled(20) + 1, 0, false, 0, NULL, NULL};
   report a = in_child(&p);
   ck_assert_uint_gt(a.n.failed, 0);
   ck_assert_uint_eq(a.n.written, 0);
   ck_assert_int_gt(a.compiled, 0);
-  run off = {"off", seed + 3, test_scaled(20) + 1, 0, false, 0, NULL};
+  run off = {"off", seed + 3, test_scaled(20) + 1, 0, false, 0, NULL, NULL};
   report b = in_child(&off);
   ck_assert(!b.cache_on);
   ck_assert_uint_eq(b.n.misses + b.n.hits + b.n.written + b.n.failed, 0);

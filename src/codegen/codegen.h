@@ -54,4 +54,18 @@ DLI_HIDDEN void dli_objcache_counts_get(dli_objcache_counts *out);
 DLI_HIDDEN const char *dli_objcache_dir(void);        /* NULL: no cache */
 DLI_HIDDEN const char *dli_objcache_identity(void);
 
+/* Links an object of the code generator into the process (elfload.c),
+   its code in arena: fns[i] gets the address of the function names[i]
+   (skipped when NULL). false: the object holds something this loader
+   does not know, or no memory could be mapped (nothing is linked; LLVM's
+   linker takes it). Callers serialize calls on one arena, which lives as
+   long as the process. */
+typedef struct dli_code_arena dli_code_arena;
+DLI_HIDDEN dli_code_arena *dli_code_arena_new(void);
+DLI_HIDDEN bool dli_elf_link(dli_code_arena *arena, const void *object, size_t len,
+                             size_t n, const char *const *names, void **fns);
+/* objects linked by elfload.c and by LLVM's JIT linker in this process,
+   for tests and the benchmark */
+DLI_HIDDEN void dli_jit_links(unsigned long *own, unsigned long *llvm);
+
 #endif

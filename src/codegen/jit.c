@@ -27,6 +27,9 @@ static struct {
   struct entry *table;       /* the shape cache, open addressing */
   size_t cap, used;
   bool strict, dump;         /* DL_JIT_STRICT, DL_JIT_DUMP */
+  bool llvm_links;           /* DL_JIT_LINK=llvm: every object by LLVM's linker */
+  unsigned long own, by_llvm;   /* objects linked by elfload.c, by LLVM */
+  dli_code_arena *arena;     /* elfload.c's code */
 } J = {.lock = PTHREAD_MUTEX_INITIALIZER};
 static pthread_once_t start_once = PTHREAD_ONCE_INIT;
 
@@ -91,20 +94,10 @@ static void start(void)
   J.tm = machine(target, cpu, features, level);
   J.layout = LLVMCreateTargetDataLayout(J.tm);
   start_object_cache(cpu, features, level);
-  LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
-  LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
-      builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(
-                   machine(target, cpu, features, level)));
   LLVMDisposeMessage(cpu);
   LLVMDisposeMessage(features);
-  if (!ok(LLVMOrcCreateLLJIT(&J.jit, builder), "start"))
-    return;
-  /* memcpy, for long blocks, comes from the process */
-  LLVMOrcDefinitionGeneratorRef gen;
-  if (!ok(LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
-              &gen, LLVMOrcLLJITGetGlobalPrefix(J.jit), NULL, NULL), "process symbols"))
-    return;
-  LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(J.jit), gen);
+  static const char *const links[] = {"own", "llvm", NULL};
+  J.llvm_links = dli_env_choice("DL_JIT_LINK", links, 0) == 1;
   J.ready = true;
   if (dli_trace())
     fprintf(stderr, "dataloop: jit: started in %.2f ms, object cache %s\n",
@@ -328,23 +321,86 @@ static bool batch_key(const batch *bt, bytes *k)
   return !k->nomem;
 }
 
-/* adds the object that defines the batch's functions, and publishes those
-   into the cache and the loops */
-static void link_object(batch *bt, LLVMMemoryBufferRef obj)
+/* LLVM's JIT linker, for an object elfload.c refuses: made at the first */
+static bool llvm_jit(void)
 {
-  if (!ok(LLVMOrcLLJITAddObjectFile(J.jit, LLVMOrcLLJITGetMainJITDylib(J.jit), obj),
-          "add object"))
-    return;
-  for (size_t i = 0; i < bt->n; i++) {
-    job *j = &bt->jobs[i];
-    LLVMOrcExecutorAddress a;
-    if (!j->code || !ok(LLVMOrcLLJITLookup(J.jit, &a, j->name), "lookup"))
-      continue;
-    bytes k = {j->key, j->len, j->len, false};
-    struct entry *e = slot(&k, j->hash);
-    e->fn = (void *)(uintptr_t)a;
-    __atomic_store_n(&((dli_loop *)j->l)->jit[j->dir], e->fn, __ATOMIC_RELEASE);
+  if (J.jit)
+    return true;
+  LLVMTargetRef target;
+  char *err = NULL;
+  if (LLVMGetTargetFromTriple(J.triple, &target, &err)) {
+    LLVMDisposeMessage(err);
+    return false;
   }
+  char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
+  LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
+  LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
+      builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(
+                   machine(target, cpu, features, (int)dli_env_int("DL_JIT_OPT", 0, 0, 3))));
+  LLVMDisposeMessage(cpu);
+  LLVMDisposeMessage(features);
+  LLVMOrcLLJITRef jit;
+  if (!ok(LLVMOrcCreateLLJIT(&jit, builder), "start"))
+    return false;
+  /* memcpy, for long blocks, comes from the process */
+  LLVMOrcDefinitionGeneratorRef gen;
+  if (!ok(LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+              &gen, LLVMOrcLLJITGetGlobalPrefix(jit), NULL, NULL), "process symbols")) {
+    LLVMOrcDisposeLLJIT(jit);
+    return false;
+  }
+  LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), gen);
+  J.jit = jit;
+  return true;
+}
+
+static void publish(const job *j, void *fn)
+{
+  bytes k = {j->key, j->len, j->len, false};
+  struct entry *e = slot(&k, j->hash);
+  e->fn = fn;
+  __atomic_store_n(&((dli_loop *)j->l)->jit[j->dir], fn, __ATOMIC_RELEASE);
+}
+
+/* links the object (len bytes at p) that defines the batch's functions,
+   and publishes those into the cache and the loops: by elfload.c, or by
+   LLVM's linker where it refuses the object */
+static void link_object(batch *bt, const void *p, size_t len)
+{
+  const char **names = calloc(bt->n + 1, sizeof(*names));
+  void **fns = calloc(bt->n + 1, sizeof(*fns));
+  for (size_t i = 0; names && i < bt->n; i++)
+    names[i] = bt->jobs[i].code ? bt->jobs[i].name : NULL;
+  if (!J.arena && !J.llvm_links)
+    J.arena = dli_code_arena_new();
+  if (names && fns && J.arena && !J.llvm_links &&
+      dli_elf_link(J.arena, p, len, bt->n, names, fns)) {
+    for (size_t i = 0; i < bt->n; i++)
+      if (names[i])
+        publish(&bt->jobs[i], fns[i]);
+    J.own++;
+  } else if (llvm_jit() &&
+             ok(LLVMOrcLLJITAddObjectFile(J.jit, LLVMOrcLLJITGetMainJITDylib(J.jit),
+                                          LLVMCreateMemoryBufferWithMemoryRangeCopy(
+                                              p, len, "dataloop")),
+                "add object")) {
+    for (size_t i = 0; i < bt->n; i++) {
+      LLVMOrcExecutorAddress a;
+      if (bt->jobs[i].code && ok(LLVMOrcLLJITLookup(J.jit, &a, bt->jobs[i].name), "lookup"))
+        publish(&bt->jobs[i], (void *)(uintptr_t)a);
+    }
+    J.by_llvm++;
+  }
+  free(names);
+  free(fns);
+}
+
+void dli_jit_links(unsigned long *own, unsigned long *llvm)
+{
+  pthread_mutex_lock(&J.lock);
+  *own = J.own;
+  *llvm = J.by_llvm;
+  pthread_mutex_unlock(&J.lock);
 }
 
 /* The object stored under key: a flag per job (whether the object
@@ -359,8 +415,7 @@ static bool from_disk(batch *bt, const bytes *key)
   for (size_t i = 0; whole && i < bt->n; i++)
     bt->jobs[i].code = v[i] == 1;
   if (whole)
-    link_object(bt, LLVMCreateMemoryBufferWithMemoryRangeCopy(
-                        (const char *)v + bt->n, len - bt->n, "dataloop"));
+    link_object(bt, v + bt->n, len - bt->n);
   free(v);
   return whole;
 }
@@ -468,7 +523,8 @@ static void compile_batch(batch *bt, const bytes *key)
     return;
   if (key)
     to_disk(bt, key, obj);
-  link_object(bt, obj);
+  link_object(bt, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
+  LLVMDisposeMemoryBuffer(obj);
 }
 
 const bool dli_jit_built = true;

@@ -63,6 +63,7 @@ DLI_HIDDEN bool dli_llvm_load(void);
   X(LLVMCreateTargetMachine) \
   X(LLVMDeleteFunction) \
   X(LLVMDisposeBuilder) \
+  X(LLVMDisposeMemoryBuffer) \
   X(LLVMDisposeErrorMessage) \
   X(LLVMDisposeMessage) \
   X(LLVMDisposeModule) \
@@ -93,6 +94,7 @@ DLI_HIDDEN bool dli_llvm_load(void);
   X(LLVMOrcCreateLLJIT) \
   X(LLVMOrcCreateLLJITBuilder) \
   X(LLVMOrcJITDylibAddGenerator) \
+  X(LLVMOrcDisposeLLJIT) \
   X(LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine) \
   X(LLVMOrcLLJITAddObjectFile) \
   X(LLVMOrcLLJITBuilderSetJITTargetMachineBuilder) \
@@ -158,6 +160,7 @@ DLI_HIDDEN extern dli_llvm_api dli_llvm;
 #define LLVMCreateTargetMachine (dli_llvm.LLVMCreateTargetMachine)
 #define LLVMDeleteFunction (dli_llvm.LLVMDeleteFunction)
 #define LLVMDisposeBuilder (dli_llvm.LLVMDisposeBuilder)
+#define LLVMDisposeMemoryBuffer (dli_llvm.LLVMDisposeMemoryBuffer)
 #define LLVMDisposeErrorMessage (dli_llvm.LLVMDisposeErrorMessage)
 #define LLVMDisposeMessage (dli_llvm.LLVMDisposeMessage)
 #define LLVMDisposeModule (dli_llvm.LLVMDisposeModule)
@@ -188,6 +191,7 @@ DLI_HIDDEN extern dli_llvm_api dli_llvm;
 #define LLVMOrcCreateLLJIT (dli_llvm.LLVMOrcCreateLLJIT)
 #define LLVMOrcCreateLLJITBuilder (dli_llvm.LLVMOrcCreateLLJITBuilder)
 #define LLVMOrcJITDylibAddGenerator (dli_llvm.LLVMOrcJITDylibAddGenerator)
+#define LLVMOrcDisposeLLJIT (dli_llvm.LLVMOrcDisposeLLJIT)
 #define LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine (dli_llvm.LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine)
 #define LLVMOrcLLJITAddObjectFile (dli_llvm.LLVMOrcLLJITAddObjectFile)
 #define LLVMOrcLLJITBuilderSetJITTargetMachineBuilder (dli_llvm.LLVMOrcLLJITBuilderSetJITTargetMachineBuilder)

@@ -233,7 +233,11 @@ static void leaf_instance(cg *g, const dli_loop *l, LLVMValueRef base, LLVMValue
     }
     return;
   default:
-    if (l->count <= DLI_CG_UNROLL) {
+    /* unrolled whole unless each block is copied for every element of a
+       reordered loop past the budget: then a loop of those copies, whose
+       code generation costs a fraction and the copies as little */
+    if (l->count <= DLI_CG_UNROLL &&
+        (!g->ro || !g->ro_full || l->count * g->ro_n <= DLI_CG_BUDGET)) {
       for (dl_count i = 0; i < l->count; i++) {
         dl_aint off = l->kind == DLI_VECTOR ? i * l->stride : l->offs[i];
         copy_block(g, atc(g, base, off), *out, l->blocklen);

@@ -31,6 +31,8 @@ typedef struct header {
 static struct {
   char *dir;                    /* NULL: no cache */
   char *ident;
+  size_t ident_len;
+  uint64_t ident_sum;           /* FNV-1a of the identity, where sums start */
   bool made;                    /* dir created */
   unsigned long temps;          /* temporary file names */
   size_t max;                   /* DL_JIT_CACHE_MAX */
@@ -84,6 +86,8 @@ void dli_objcache_start(const char *ident)
   C.dir = folder();
   C.max = dli_env_bytes("DL_JIT_CACHE_MAX", (size_t)64 << 20, 4096, SIZE_MAX / 2);
   C.ident = strdup(ident);
+  C.ident_len = strlen(ident);
+  C.ident_sum = fnv_more(FNV_START, ident, C.ident_len);
   if (!C.ident) {
     free(C.dir);
     C.dir = NULL;
@@ -107,7 +111,7 @@ void dli_objcache_counts_get(dli_objcache_counts *out)
 
 static uint64_t name_hash(const void *key, size_t len)
 {
-  return fnv_more(fnv_more(FNV_START, C.ident, strlen(C.ident)), key, len);
+  return fnv_more(C.ident_sum, key, len);
 }
 
 static char *path_of(uint64_t h, const char *tail)
@@ -149,23 +153,30 @@ static bool write_all(int fd, const void *p, size_t n)
 /* the value stored under key by this build, checked whole, or NULL */
 static void *load(int fd, const void *key, size_t len, size_t *value_len)
 {
+  /* one read of the whole file; the sum of its identity is known */
   struct stat st;
-  header h;
-  size_t il = strlen(C.ident);
-  if (fstat(fd, &st) || !read_all(fd, &h, sizeof(h)) || memcmp(h.magic, MAGIC, 8) ||
-      h.ident_len != il || h.key_len != len || h.value_len > (uint64_t)st.st_size ||
-      (uint64_t)st.st_size != sizeof(h) + il + len + h.value_len)
+  size_t il = C.ident_len;
+  if (fstat(fd, &st) || (uint64_t)st.st_size < sizeof(header) + il + len ||
+      (uint64_t)st.st_size > ((uint64_t)1 << 31))
     return NULL;
-  size_t rest = (size_t)st.st_size - sizeof(h);
-  char *b = malloc(rest);
+  char *b = malloc((size_t)st.st_size);
   if (!b)
     return NULL;
-  if (!read_all(fd, b, rest) || fnv_more(FNV_START, b, rest) != h.sum ||
-      memcmp(b, C.ident, il) || memcmp(b + il, key, len)) {
+  header h;
+  size_t rest = (size_t)st.st_size - sizeof(h);
+  char *r = b + sizeof(h);
+  bool ok = read_all(fd, b, (size_t)st.st_size);
+  if (ok) {
+    memcpy(&h, b, sizeof(h));
+    ok = !memcmp(h.magic, MAGIC, 8) && h.ident_len == il && h.key_len == len &&
+         h.value_len == rest - il - len && !memcmp(r, C.ident, il) &&
+         !memcmp(r + il, key, len) && fnv_more(C.ident_sum, r + il, rest - il) == h.sum;
+  }
+  if (!ok) {
     free(b);
     return NULL;
   }
-  memmove(b, b + il + len, h.value_len);
+  memmove(b, r + il + len, h.value_len);
   *value_len = h.value_len;
   return b;
 }
@@ -293,10 +304,9 @@ void dli_objcache_put(const void *key, size_t len, const void *value, size_t val
   if (!C.dir)
     return;
   uint64_t nh = name_hash(key, len);
-  size_t il = strlen(C.ident);
+  size_t il = C.ident_len;
   header h = {MAGIC, il, len, value_len,
-              fnv_more(fnv_more(fnv_more(FNV_START, C.ident, il), key, len), value,
-                       value_len)};
+              fnv_more(fnv_more(C.ident_sum, key, len), value, value_len)};
   char tail[48];
   snprintf(tail, sizeof(tail), ".%ld.%lu.tmp", (long)getpid(), C.temps++);
   char *tmp = path_of(nh, tail), *final = path_of(nh, ".dlo");

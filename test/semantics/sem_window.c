@@ -2,7 +2,9 @@
  * interposer records about it: a window of MPI_Win_allocate reports the
  * flavor MPI_WIN_FLAVOR_ALLOCATE and alloc_shared_noncontig as the
  * program asked it (false by default); one-sided operations of derived
- * types on it complete at the fence, and at the end of a lock epoch. */
+ * types on it complete at the fence, and at the end of a lock epoch; so
+ * do those on a window of MPI_COMM_SELF, which the interposer serves in a
+ * job of preloaded and plain ranks too. */
 #include "sem.h"
 
 static void info_is(MPI_Win w, const char *key, const char *want, const char *what)
@@ -70,10 +72,41 @@ static void one(int asked)
   OK(MPI_Win_free(&w));
 }
 
+/* a window of one rank (MPI_COMM_SELF): no peer to find, in any job */
+static void self_window(void)
+{
+  double mem[40], src[30], got[30];
+  for (int i = 0; i < 40; i++)
+    mem[i] = -1.0;
+  for (int i = 0; i < 30; i++)
+    src[i] = 7.0 * sem_rank + i;
+  MPI_Datatype every3;
+  MPI_Type_vector(10, 1, 3, MPI_DOUBLE, &every3);
+  MPI_Type_commit(&every3);
+  MPI_Win w;
+  OK(MPI_Win_create(mem, sizeof(mem), sizeof(double), MPI_INFO_NULL, MPI_COMM_SELF, &w));
+  OK(MPI_Win_fence(0, w));
+  OK(MPI_Put(src, 1, every3, 0, 1, 1, every3, w));
+  OK(MPI_Win_fence(0, w));
+  for (int i = 0; i < 40; i++)
+    CHECK(mem[i] == (i >= 1 && (i - 1) % 3 == 0 && i < 30 ? src[i - 1] : -1.0),
+          "a window of MPI_COMM_SELF: after the fence, element %d is %g", i, mem[i]);
+  memset(got, 0, sizeof got);
+  OK(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w));
+  OK(MPI_Get(got, 1, every3, 0, 1, 1, every3, w));
+  OK(MPI_Win_unlock(0, w));
+  for (int i = 0; i < 10; i++)
+    CHECK(got[3 * i] == src[3 * i], "a window of MPI_COMM_SELF: MPI_Get, element %d is %g",
+          3 * i, got[3 * i]);
+  MPI_Type_free(&every3);
+  OK(MPI_Win_free(&w));
+}
+
 int main(int argc, char **argv)
 {
   sem_init(&argc, &argv);
   one(0);
   one(1);
+  self_window();
   return sem_finish("sem_window");
 }

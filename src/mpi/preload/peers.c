@@ -75,16 +75,17 @@ bool dlp_all_preloaded(MPI_Comm comm)
   int setting = dlp_cfg()->peers;
   if (setting != DLP_PEERS_CHECK)
     return setting == DLP_PEERS_ALL;
-  if (here < 0)
-    return false;
-  MPI_Group group = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
   int n = 0, inter = 1;
   if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
-      PMPI_Comm_group(comm, &group) != MPI_SUCCESS)
+      PMPI_Comm_size(comm, &n) != MPI_SUCCESS)
+    return false;
+  if (n == 1)
+    return true;             /* no other rank to wait for (a singleton too) */
+  MPI_Group group = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
+  if (here < 0 || PMPI_Comm_group(comm, &group) != MPI_SUCCESS)
     return false;
   int *ranks = NULL, *in_world = NULL, probe = -1;
   bool all = PMPI_Comm_group(MPI_COMM_WORLD, &world) == MPI_SUCCESS &&
-             PMPI_Group_size(group, &n) == MPI_SUCCESS && n > 0 &&
              (ranks = malloc(2 * (size_t)n * sizeof(int))) != NULL;
   if (all) {
     in_world = ranks + n;

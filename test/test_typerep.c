@@ -1,7 +1,7 @@
 /* The typerep layer MPICH's backend stands on (src/mpich/tr.h) against the
  * typemap model: a type's fields, byte ranges packed and unpacked in
  * random chunks through the kept segments, iovec lists by byte and by
- * entry, and element-wise reductions over random layouts (dense elements,
+ * entry, the block cursor over byte ranges, and element-wise reductions over random layouts (dense elements,
  * elements the layout splits, pair types). */
 #include <check.h>
 #include <stdlib.h>
@@ -225,6 +225,79 @@ static void sum(const void *in, void *inout, dl_count n, void *ctx)
 /* sums into random layouts of doubles, elements of 1 to 3 doubles (those
    of 2 and 3 split by the layout's blocks, so staged), against the model:
    the first nelem elements of the stream summed, the rest untouched */
+/* the memory offset of each stream byte of [first, end), from the model */
+static void model_places(const tcase *c, size_t first, size_t end, int64_t *at)
+{
+  size_t pos = 0;
+  for (size_t i = 0; i < c->nruns; i++)
+    for (dl_count j = 0; j < c->runs[i].len; j++, pos++)
+      if (pos >= first && pos < end)
+        at[pos - first] = c->runs[i].disp + j;
+}
+
+/* The cursor hands out the model's runs in stream order, clipped to a
+   random byte range, one by one and a batch (of random size) at a time,
+   mixed; past the stream's end it stops with an error, after every block
+   there is */
+START_TEST(cursor)
+{
+  rng r = {seed ^ 9};
+  for (int it = 0; it < test_scaled(2000); it++) {
+    tcase c;
+    case_new(&r, &c, NULL, 0);
+    if (c.size > ((size_t)1 << 20)) {
+      tcase_free(&c);
+      continue;
+    }
+    dl_segment *s;
+    ck_assert_int_eq(dl_segment_create(NULL, c.count, c.rt.t, &s), DL_OK);
+    size_t first = (size_t)rng_range(&r, 0, (int64_t)c.size);
+    size_t end = (size_t)rng_range(&r, (int64_t)first, (int64_t)c.size);
+    bool past = it % 7 == 0;           /* a range past the stream's end */
+    size_t want_end = end;
+    if (past)
+      end = c.size + 1 + (size_t)rng_range(&r, 0, 100);
+    size_t span = (past ? c.size : want_end) - first;
+    int64_t *want = malloc((span + 1) * sizeof(int64_t));
+    int64_t *got = malloc((span + 1) * sizeof(int64_t));
+    model_places(&c, first, first + span, want);
+    dli_tr_cursor cur;
+    dli_tr_cursor_start(&cur, s, first, end);
+    size_t pos = 0;
+    for (bool more = true; more;) {
+      if (rng_range(&r, 0, 1)) {
+        int64_t off, len;
+        more = dli_tr_cursor_next(&cur, &off, &len);
+        for (int64_t j = 0; more && j < len; j++) {
+          ck_assert_msg(pos < span, "past the range " CASE_FMT, CASE_ARGS(&c));
+          got[pos++] = off + j;
+        }
+      } else {
+        const int64_t *off, *len;
+        size_t n, last;
+        more = dli_tr_cursor_batch(&cur, (size_t)rng_range(&r, 0, 300), &off, &len, &n,
+                                   &last);
+        for (size_t k = 0; more && k < n; k++)
+          for (int64_t j = 0; j < len[k]; j++) {
+            ck_assert_msg(pos < span, "past the range " CASE_FMT, CASE_ARGS(&c));
+            got[pos++] = off[k] + j;
+          }
+        ck_assert(!more || last == first + pos);
+      }
+    }
+    ck_assert_msg(pos == span, "%zu of %zu bytes " CASE_FMT, pos, span, CASE_ARGS(&c));
+    ck_assert_msg(span == 0 || !memcmp(want, got, span * sizeof(int64_t)),
+                  "places differ " CASE_FMT, CASE_ARGS(&c));
+    ck_assert_msg(past ? cur.rc != DL_OK : cur.rc == DL_OK, "rc %d " CASE_FMT, cur.rc,
+                  CASE_ARGS(&c));
+    free(want);
+    free(got);
+    dl_segment_free(&s);
+    tcase_free(&c);
+  }
+}
+END_TEST
+
 START_TEST(apply_sum)
 {
   rng r = {seed ^ 4};
@@ -361,6 +434,7 @@ int main(void)
   tcase_add_test(tc, fields);
   tcase_add_test(tc, chunks);
   tcase_add_test(tc, iov);
+  tcase_add_test(tc, cursor);
   tcase_add_test(tc, apply_sum);
   tcase_add_test(tc, apply_pairs);
   tcase_add_test(tc, errors);

@@ -6,6 +6,7 @@
 #define DLI_TR_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include "dataloop.h"
 
 #define DLI_TR_HIDDEN __attribute__((visibility("hidden")))
@@ -32,6 +33,34 @@ DLI_TR_HIDDEN int dli_tr_unpack(const void *in, size_t insize, void *buf,
                                 size_t *done);
 /* frees this thread's kept segments (and the type references they hold) */
 DLI_TR_HIDDEN void dli_tr_release(void);
+
+/* The contiguous blocks of a segment's stream bytes [first, end), in
+   stream order, listed a batch at a time (offsets from the segment's
+   buffer, and lengths): the one walk of a type's blocks for every caller
+   that needs them one by one or a batch at a time (tr_cursor.c). */
+#define DLI_TR_CURSOR_BATCH 256
+typedef struct dli_tr_cursor {
+  dl_segment *seg;
+  size_t at, end;     /* listed up to stream byte at; listing stops at end */
+  size_t n, i;        /* blocks in the batch; the next one handed out */
+  int rc;             /* DL_OK, or why the listing stopped short */
+  int64_t off[DLI_TR_CURSOR_BATCH], len[DLI_TR_CURSOR_BATCH];
+} dli_tr_cursor;
+DLI_TR_HIDDEN void dli_tr_cursor_start(dli_tr_cursor *c, dl_segment *s, size_t first,
+                                       size_t end);
+/* the next block; false past end or when the listing failed (c->rc) */
+DLI_TR_HIDDEN bool dli_tr_cursor_next(dli_tr_cursor *c, int64_t *off, int64_t *len);
+/* the next batch (the blocks next would hand out until the next listing,
+   or a new listing of up to max, at most DLI_TR_CURSOR_BATCH; 0: that
+   many): *n blocks at *off and *len, in the cursor, ending at stream
+   byte *last; false past end or on a failure (c->rc) */
+DLI_TR_HIDDEN bool dli_tr_cursor_batch(dli_tr_cursor *c, size_t max, const int64_t **off,
+                                       const int64_t **len, size_t *n, size_t *last);
+
+/* the blocks of stream bytes [first, end) of s, counted until cap is
+   reached (then at least cap); cap when they cannot be listed */
+DLI_TR_HIDDEN size_t dli_tr_count_blocks(dl_segment *s, size_t first, size_t end,
+                                         size_t cap);
 
 /* iovec entries of packed bytes [first, first + max_bytes) of
    (buf, count, t), at most max_iov; *n entries, *bytes covered (a full

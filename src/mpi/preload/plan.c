@@ -19,10 +19,10 @@
 #include <time.h>
 #include "preload.h"
 #include "../../../actions/actions.h"
+#include "../../mpich/tr.h"
 
 #define PLANS 64
 #define MAX_BLOCKS ((size_t)1 << 20)   /* more: never as they lie */
-#define BATCH 512                      /* offsets counted per call */
 #define CALIBRATE 3                    /* uses per candidate route */
 #define MAX_CAND 4
 
@@ -87,15 +87,7 @@ static size_t count_blocks(const dlp_data *d, size_t cap)
   dl_segment *s;
   if (dl_segment_create(NULL, d->count, d->t, &s) != DL_OK)
     return cap;
-  int64_t offs[BATCH], lens[BATCH];
-  size_t n = 0, at = 0;
-  while (at < d->bytes && n < cap) {
-    size_t last = d->bytes, got = 0;
-    if (dl_segment_offlen(s, at, &last, offs, lens, BATCH, &got) != DL_OK || last <= at)
-      break;
-    n += got;
-    at = last;
-  }
+  size_t n = dli_tr_count_blocks(s, 0, d->bytes, cap);
   dl_segment_free(&s);
   return n ? n : 1;
 }
@@ -104,26 +96,27 @@ static size_t count_blocks(const dlp_data *d, size_t cap)
    MPI_DATATYPE_NULL */
 static MPI_Datatype blocks_type(const dlp_data *d, size_t n)
 {
-  int64_t *offs = malloc(n * sizeof(int64_t)), *lens = malloc(n * sizeof(int64_t));
   MPI_Count *cd = malloc(n * sizeof(MPI_Count)), *cl = malloc(n * sizeof(MPI_Count));
   MPI_Datatype b = MPI_DATATYPE_NULL;
   dl_segment *s = NULL;
-  size_t last = d->bytes, got = 0;
-  if (offs && lens && cd && cl &&
-      dl_segment_create(NULL, d->count, d->t, &s) == DL_OK &&
-      dl_segment_offlen(s, 0, &last, offs, lens, n, &got) == DL_OK && last == d->bytes) {
-    for (size_t i = 0; i < got; i++) {
-      cd[i] = offs[i];
-      cl[i] = lens[i];
+  if (cd && cl && dl_segment_create(NULL, d->count, d->t, &s) == DL_OK) {
+    dli_tr_cursor c;
+    dli_tr_cursor_start(&c, s, 0, d->bytes);
+    int64_t off, len;
+    size_t got = 0;
+    while (got < n && dli_tr_cursor_next(&c, &off, &len)) {
+      cd[got] = off;
+      cl[got++] = len;
     }
-    if (PMPI_Type_create_hindexed_c((MPI_Count)got, cl, cd, MPI_BYTE, &b) != MPI_SUCCESS ||
-        PMPI_Type_commit(&b) != MPI_SUCCESS)
+    /* every block of the data, n of them at most */
+    bool whole = c.rc == DL_OK && !dli_tr_cursor_next(&c, &off, &len) && c.rc == DL_OK;
+    if (whole &&
+        (PMPI_Type_create_hindexed_c((MPI_Count)got, cl, cd, MPI_BYTE, &b) != MPI_SUCCESS ||
+         PMPI_Type_commit(&b) != MPI_SUCCESS))
       b = MPI_DATATYPE_NULL;
   }
   if (s)
     dl_segment_free(&s);
-  free(offs);
-  free(lens);
   free(cd);
   free(cl);
   return b;

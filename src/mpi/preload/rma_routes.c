@@ -12,6 +12,7 @@
 #include <sys/uio.h>
 #include "host.h"
 #include "rma.h"
+#include "../../mpich/tr.h"
 
 int dlp_rma_stage(rma *x, bool pack_operand)
 {
@@ -65,49 +66,46 @@ static int pack_moves(rma *x)
    (origin: check those) */
 int dlp_rma_alignment(const rma *x, dl_segment *ts, bool origin)
 {
-  int64_t off[BATCH], len[BATCH];
+  dli_tr_cursor c;
+  int64_t off, len;
   int level = 2;
-  for (size_t at = 0; x->unit > 1 && at < x->n;) {
-    size_t last = x->n, got = 0;
-    if (dl_segment_offlen(ts, at, &last, off, len, BATCH, &got) != DL_OK || last <= at)
-      return 0;
-    for (size_t i = 0; i < got; i++) {
-      if (off[i] % x->unit)
+  if (x->unit > 1) {
+    dli_tr_cursor_start(&c, ts, 0, x->n);
+    while (dli_tr_cursor_next(&c, &off, &len)) {
+      if (off % x->unit)
         return 0;
-      if (len[i] % x->unit)
+      if (len % x->unit)
         level = 1;
     }
-    at = last;
+    if (c.rc != DL_OK)
+      return 0;
   }
   dl_segment *os;
   if (x->unit == 1 || level < 2 || !origin)
     return level;
   if (dl_segment_create(NULL, x->o.count, x->o.t, &os) != DL_OK)
     return 1;
-  for (size_t at = 0; level == 2 && at < x->n;) {
-    size_t last = x->n, got = 0;
-    if (dl_segment_offlen(os, at, &last, off, len, BATCH, &got) != DL_OK || last <= at)
+  dli_tr_cursor_start(&c, os, 0, x->n);
+  while (level == 2 && dli_tr_cursor_next(&c, &off, &len))
+    if (len % x->unit)
       level = 1;
-    for (size_t i = 0; level == 2 && i < got; i++)
-      if (len[i] % x->unit)
-        level = 1;
-    at = last;
-  }
+  if (c.rc != DL_OK)
+    level = 1;
   dl_segment_free(&os);
   return level;
 }
 
-/* the target's blocks in stream bytes [at, end) as one hindexed type of
+/* the target's next blocks from cursor c as one hindexed type of
    elements, up to BATCH of them (*last: where they end); one block that
    read_acc must carry and the unit addresses: *sub stays null, *one is
    its offset */
-static int sub_range(const rma *x, dl_segment *ts, size_t at, size_t *last,
-                     MPI_Datatype *sub, int64_t *one)
+static int sub_range(const rma *x, dli_tr_cursor *c, size_t *last, MPI_Datatype *sub,
+                     int64_t *one)
 {
-  int64_t off[BATCH], len[BATCH];
+  const int64_t *off, *len;
   MPI_Count d[BATCH], k[BATCH];
   size_t got = 0;
-  if (dl_segment_offlen(ts, at, last, off, len, BATCH, &got) != DL_OK || *last <= at)
+  if (!dli_tr_cursor_batch(c, BATCH, &off, &len, &got, last))
     return -MPI_ERR_INTERN;
   if (got == 1 && x->read_acc && off[0] % x->unit == 0) {
     *one = off[0];
@@ -123,21 +121,16 @@ static int sub_range(const rma *x, dl_segment *ts, size_t at, size_t *last,
 
 static int blocks_moves(rma *x)
 {
-  dl_segment *ts = x->ts;
-  int64_t off[BATCH], len[BATCH];
+  dli_tr_cursor c;
+  dli_tr_cursor_start(&c, x->ts, 0, x->n);
+  int64_t off, len;
   size_t at = 0;
   int rc = MPI_SUCCESS;
-  while (rc == MPI_SUCCESS && at < x->n) {
-    size_t last = x->n, got = 0;
-    if (dl_segment_offlen(ts, at, &last, off, len, BATCH, &got) != DL_OK || last <= at)
-      return -MPI_ERR_INTERN;
-    for (size_t i = 0; i < got && rc == MPI_SUCCESS; i++) {
-      rc = one_block(x, x->from ? x->from + at : NULL, x->to ? x->to + at : NULL, off[i],
-                     len[i]);
-      at += (size_t)len[i];
-    }
+  while (rc == MPI_SUCCESS && dli_tr_cursor_next(&c, &off, &len)) {
+    rc = one_block(x, x->from ? x->from + at : NULL, x->to ? x->to + at : NULL, off, len);
+    at += (size_t)len;
   }
-  return rc;
+  return rc == MPI_SUCCESS && c.rc != DL_OK ? -MPI_ERR_INTERN : rc;
 }
 
 /* the origin's blocks against the target's: one operation per overlap,
@@ -149,8 +142,10 @@ static int lockstep_moves(rma *x)
   if (dl_segment_create(x->o.buf, x->o.count, x->o.t, &os) != DL_OK)
     return -MPI_ERR_NO_MEM;
   struct iovec iov[BATCH];
-  int64_t off[BATCH], len[BATCH];
-  size_t ni = 0, ii = 0, nt = 0, it = 0, oat = 0, tat = 0, iused = 0, tused = 0;
+  dli_tr_cursor c;
+  dli_tr_cursor_start(&c, ts, 0, x->n);
+  int64_t toff = 0, tlen = 0;     /* the target block in hand */
+  size_t ni = 0, ii = 0, oat = 0, iused = 0, tused = 0;
   int rc = MPI_SUCCESS;
   for (size_t pos = 0; rc == MPI_SUCCESS && pos < x->n;) {
     size_t last = x->n;
@@ -162,29 +157,23 @@ static int lockstep_moves(rma *x)
       oat = last;
       ii = 0;
     }
-    last = x->n;
-    if (it == nt) {
-      if (dl_segment_offlen(ts, tat, &last, off, len, BATCH, &nt) != DL_OK || last <= tat) {
+    if (tused == (size_t)tlen) {
+      if (!dli_tr_cursor_next(&c, &toff, &tlen)) {
         rc = -MPI_ERR_INTERN;
         break;
       }
-      tat = last;
-      it = 0;
+      tused = 0;
     }
-    size_t a = iov[ii].iov_len - iused, b = (size_t)len[it] - tused, m = a < b ? a : b;
+    size_t a = iov[ii].iov_len - iused, b = (size_t)tlen - tused, m = a < b ? a : b;
     char *mem = (char *)iov[ii].iov_base + iused;
     rc = one_block(x, x->kind == GET ? NULL : mem, x->kind == GET ? mem : NULL,
-                   off[it] + (int64_t)tused, (int64_t)m);
+                   toff + (int64_t)tused, (int64_t)m);
     pos += m;
     iused += m;
     tused += m;
     if (iused == iov[ii].iov_len) {
       ii++;
       iused = 0;
-    }
-    if (tused == (size_t)len[it]) {
-      it++;
-      tused = 0;
     }
   }
   dl_segment_free(&os);
@@ -205,11 +194,12 @@ static int pipe_moves(rma *x)
     size_t b = x->n - a < chunk ? x->n : a + chunk, last = b;
     if (pack && dl_segment_pack(os, a, &last, (char *)x->from + a) != DL_OK)
       rc = -MPI_ERR_INTERN;
+    dli_tr_cursor c;
+    dli_tr_cursor_start(&c, ts, a, b);
     while (rc == MPI_SUCCESS && a < b) {
       MPI_Datatype sub = MPI_DATATYPE_NULL;
       int64_t one = 0;
-      last = b;
-      rc = sub_range(x, ts, a, &last, &sub, &one);
+      rc = sub_range(x, &c, &last, &sub, &one);
       const char *from = x->from ? x->from + a : NULL;
       char *to = x->to ? x->to + a : NULL;
       if (rc == MPI_SUCCESS)

@@ -27,6 +27,7 @@ static struct {
   struct entry *table;       /* the shape cache, open addressing */
   size_t cap, used;
   bool strict, dump;         /* DL_JIT_STRICT, DL_JIT_DUMP */
+  int level;                 /* DL_JIT_OPT: LLVM's code generation level */
   bool llvm_links;           /* DL_JIT_LINK=llvm: every object by LLVM's linker */
   unsigned long own, by_llvm;   /* objects linked by elfload.c, by LLVM */
   dli_code_arena *arena;     /* elfload.c's code */
@@ -51,12 +52,22 @@ static bool ok(LLVMErrorRef e, const char *what)
   return false;
 }
 
-static LLVMTargetMachineRef machine(LLVMTargetRef target, const char *cpu,
-                                    const char *features, int level)
+/* a target machine for this host at the JIT's level, or NULL */
+static LLVMTargetMachineRef host_machine(void)
 {
-  return LLVMCreateTargetMachine(target, J.triple, cpu, features,
-                                 (LLVMCodeGenOptLevel)level, LLVMRelocDefault,
-                                 LLVMCodeModelJITDefault);
+  LLVMTargetRef target;
+  char *err = NULL;
+  if (LLVMGetTargetFromTriple(J.triple, &target, &err)) {
+    LLVMDisposeMessage(err);
+    return NULL;
+  }
+  char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
+  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
+      target, J.triple, cpu, features, (LLVMCodeGenOptLevel)J.level, LLVMRelocDefault,
+      LLVMCodeModelJITDefault);
+  LLVMDisposeMessage(cpu);
+  LLVMDisposeMessage(features);
+  return tm;
 }
 
 /* what a compiled object depends on besides the shapes it was compiled
@@ -82,18 +93,13 @@ static void start(void)
   J.dump = dli_env_flag("DL_JIT_DUMP", false);
   if (!dli_llvm_load())
     return;
-  char *err = NULL;
   J.triple = LLVMGetDefaultTargetTriple();
-  LLVMTargetRef target;
-  if (LLVMGetTargetFromTriple(J.triple, &target, &err)) {
-    LLVMDisposeMessage(err);
+  J.level = (int)dli_env_int("DL_JIT_OPT", 0, 0, 3);
+  if (!(J.tm = host_machine()))
     return;
-  }
-  char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
-  int level = (int)dli_env_int("DL_JIT_OPT", 0, 0, 3);   /* LLVM's codegen level */
-  J.tm = machine(target, cpu, features, level);
   J.layout = LLVMCreateTargetDataLayout(J.tm);
-  start_object_cache(cpu, features, level);
+  char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
+  start_object_cache(cpu, features, J.level);
   LLVMDisposeMessage(cpu);
   LLVMDisposeMessage(features);
   static const char *const links[] = {"own", "llvm", NULL};
@@ -326,19 +332,12 @@ static bool llvm_jit(void)
 {
   if (J.jit)
     return true;
-  LLVMTargetRef target;
-  char *err = NULL;
-  if (LLVMGetTargetFromTriple(J.triple, &target, &err)) {
-    LLVMDisposeMessage(err);
+  LLVMTargetMachineRef tm = host_machine();
+  if (!tm)
     return false;
-  }
-  char *cpu = LLVMGetHostCPUName(), *features = LLVMGetHostCPUFeatures();
   LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
   LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(
-      builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(
-                   machine(target, cpu, features, (int)dli_env_int("DL_JIT_OPT", 0, 0, 3))));
-  LLVMDisposeMessage(cpu);
-  LLVMDisposeMessage(features);
+      builder, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
   LLVMOrcLLJITRef jit;
   if (!ok(LLVMOrcCreateLLJIT(&jit, builder), "start"))
     return false;

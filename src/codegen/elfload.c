@@ -2,16 +2,16 @@
  * object of one batch is small and plain (doc/codegen.md, "Linking"): a
  * text section, sometimes read-only tables, an unwind table, and
  * relocations of a handful of kinds against its own sections and
- * functions or against memcpy. LLVM's JIT linker spends a fifth of a
- * millisecond on each (its session, lookups and memory manager), which is
- * most of the time a type takes when its object comes from the object
- * cache. Here an object is read once: its allocated sections copied into
- * an arena, relocated there, and run from it. The arena is memory mapped
- * twice, writable at one address and executable at another, in chunks
- * touched whole when made: changing a page's protection or touching a
- * new page costs a kernel entry, and tens of microseconds in a virtual
- * machine, more than all the rest of a link (and an mprotect interrupts
- * every other thread of the process). Anything
+ * functions or against memcpy. LLVM's JIT linker (its session, lookups
+ * and a memory manager that maps and protects pages per object) took most
+ * of the time a type takes when its object comes from the object cache
+ * (doc/codegen.md gives the figures). Here an object is read once: its
+ * allocated sections copied into an arena, relocated there, and run from
+ * it. The arena is memory mapped twice, writable at one address and
+ * executable at another, in chunks touched whole when made: changing a
+ * page's protection or touching a new page costs a kernel entry, more
+ * than all the rest of a link, and an mprotect interrupts every other
+ * thread of the process. Anything
  * this loader does not know (another machine, a section kind, a
  * relocation kind, a symbol it cannot resolve, an offset out of range)
  * makes it refuse the object, and the caller links it with LLVM's. The

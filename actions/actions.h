@@ -66,12 +66,10 @@ DLI_HIDDEN void dli_x32_encode(int basic, const char *native, char *ext, size_t 
 DLI_HIDDEN void dli_x32_decode(int basic, const char *ext, char *native, size_t n);
 
 /* n bytes from src to dst with non-temporal stores (ntcopy.c; dst need
-   not be aligned), for dense runs of at least dli_nt_threshold() bytes:
-   the size from which dataloop-tune measured that they win, 0 for never.
-   The tuning layer defines the threshold (src/tune/tune.c); the kernels
-   only ask */
+   not be aligned), for dense runs from the size at which dataloop-tune
+   measured that they win (dli_copy_limits, src/tune/tune.h: the entry
+   points read it and pass it on; the kernels ask nobody) */
 DLI_HIDDEN void dli_nt_copy(void *dst, const void *src, size_t n);
-DLI_HIDDEN size_t dli_nt_threshold(void);
 
 /* n bytes from src to dst, which do not overlap: memcpy, but in pieces of
    DLI_MOVSB_PIECE bytes where glibc's memcpy would take `rep movsb` into
@@ -119,33 +117,35 @@ DLI_HIDDEN bool dli_copy_twins(const dl_type *a, const dl_type *b, size_t bytes,
    again: TWIN for alike types, else by run length), for the benchmarks
    and the tests that compare routes */
 DLI_HIDDEN void dli_copy_force_route(int route);
-/* the staging chunk of the chunked route: half a core's L2 (tune.c);
-   the size the calling thread's last chunked copy took, and a size that
-   its copies take instead (0: dli_copy_chunk again), for tests */
-DLI_HIDDEN size_t dli_copy_chunk(void);
+/* the staging chunk of the chunked route is half a core's L2
+   (dli_copy_limits); the size the calling thread's last chunked copy
+   took, and a size that its copies take instead (0: the limit's again),
+   for tests */
 DLI_HIDDEN size_t dli_copy_last_chunk(void);
 DLI_HIDDEN void dli_copy_force_chunk(size_t bytes);
 /* pack and unpack of whole types whose root interleaves copies of one
    element (interleave.c): whether a whole pack (or unpack) of root l,
    size bytes, goes that way (at most DLI_INTERLEAVE_MAX copies, each moved
    a line of stream per group of the element's blocks; unpacking only where
-   no two blocks can overlap; at least dli_interleave_threshold() bytes, or
-   any size when forced), the move itself (all copies of one element, to
-   or from stream), how many such moves the calling thread has made, and,
-   for tests, forcing the choice on the calling thread (1: whenever the
-   shape allows, -1: never, 0: by size again) */
+   no two blocks can overlap; at least threshold bytes, the caller's
+   dli_copy_limits()->interleave, or any size when forced), the move
+   itself (all copies of one element, to or from stream), how many such
+   moves the calling thread has made, and, for tests, forcing the choice
+   on the calling thread (1: whenever the shape allows, -1: never, 0: by
+   size again) */
 #define DLI_INTERLEAVE_MAX 64
-DLI_HIDDEN bool dli_interleaves(const dli_loop *l, size_t size, bool pack);
+DLI_HIDDEN bool dli_interleaves(const dli_loop *l, size_t size, bool pack, size_t threshold);
 /* whether dl_pack of count copies of committed t, whole, goes that way
    (the interposer weighs routes by it) */
-DLI_HIDDEN bool dli_type_interleaves(const dl_type *t, dl_count count);
+DLI_HIDDEN bool dli_type_interleaves(const dl_type *t, dl_count count, size_t threshold);
 DLI_HIDDEN void dli_interleave_run(const dli_loop *l, uintptr_t user, char *stream,
                                    bool pack);
 /* the whole stream, n bytes, of count copies of t at user moved that way
    if it goes that way (with compiled code, unpacking does not); false
    when it does not, and nothing moved */
 DLI_HIDDEN bool dli_interleave_whole(const dl_type *t, dl_count count, uintptr_t user,
-                                     char *stream, size_t n, bool pack, bool compiled);
+                                     char *stream, size_t n, bool pack, bool compiled,
+                                     size_t threshold);
 DLI_HIDDEN unsigned long dli_interleave_uses(void);
 /* pieces the calling thread unpacked by the 32-byte row loop (copy.c:
    blocks of 257 bytes to 1 KiB, where the CPU has AVX2), for tests */
@@ -171,7 +171,6 @@ DLI_HIDDEN unsigned long dli_few_uses(void);
 #define DLI_MEMBERS_MAX 64
 DLI_HIDDEN unsigned long dli_members_uses(void);
 DLI_HIDDEN void dli_interleave_force(int how);
-DLI_HIDDEN size_t dli_interleave_threshold(void);
 /* frames of a segment that a call keeps on its stack (deeper types
    allocate theirs) */
 #define DLI_STACK_FRAMES 32

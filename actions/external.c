@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "actions.h"
+#include "../src/codegen/policy.h"
 
 #define SCRATCH 16384          /* native bytes of a chunk: stays in L1 */
 #define MAX_ELEM 32            /* bytes of the largest basic element */

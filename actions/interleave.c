@@ -161,7 +161,7 @@ static size_t up_indexed(void *st, const dl_piece *p) { return piece(st, p, DLI_
 static const dl_action actions[2] = {{pk_contig, pk_vector, pk_bidx, pk_indexed},
                                      {up_contig, up_vector, up_bidx, up_indexed}};
 
-bool dli_interleaves(const dli_loop *l, size_t size, bool pack)
+bool dli_interleaves(const dli_loop *l, size_t size, bool pack, size_t threshold)
 {
   /* copies of one element (a leaf child is the fused transpose's case),
      a step apart that is small against what the element spans */
@@ -178,22 +178,22 @@ bool dli_interleaves(const dli_loop *l, size_t size, bool pack)
      of every other block */
   if (!pack && !dli_regular_disjoint(c, (l->count - 1) * l->stride, &ls, &blk))
     return false;
-  return forced > 0 || size >= dli_interleave_threshold();
+  return forced > 0 || size >= threshold;
 }
 
-bool dli_type_interleaves(const dl_type *t, dl_count count)
+bool dli_type_interleaves(const dl_type *t, dl_count count, size_t threshold)
 {
-  return count == 1 && t->loop && dli_interleaves(t->loop, (size_t)t->b.size, true);
+  return count == 1 && t->loop && dli_interleaves(t->loop, (size_t)t->b.size, true, threshold);
 }
 
 bool dli_interleave_whole(const dl_type *t, dl_count count, uintptr_t user, char *stream,
-                          size_t n, bool pack, bool compiled)
+                          size_t n, bool pack, bool compiled, size_t threshold)
 {
   /* compiled code unpacks such types reordered, faster still; it packs
      them in stream order, slower (doc/codegen.md) */
   const dli_loop *l = t->loop;
   if (count != 1 || n != (size_t)t->b.size || l->leaf || (!pack && compiled) ||
-      !dli_interleaves(l, n, pack))
+      !dli_interleaves(l, n, pack, threshold))
     return false;
   dli_interleave_run(l, user, stream, pack);
   return true;

@@ -2,7 +2,8 @@
  * so a copy much larger than the last-level cache does not first read each
  * destination line in (the write-allocate) and does not evict everything
  * else. Whether that wins depends on the machine: dataloop-tune measures
- * it, and dli_nt_threshold() (the tuning layer's) says from what size. */
+ * it, and dli_copy_limits()->nt (the tuning layer's, which the entry points pass
+ * on) says from what size. */
 #include <string.h>
 #include "actions.h"
 #if defined(__x86_64__)

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "actions.h"
+#include "../src/codegen/policy.h"
+#include "../src/tune/tune.h"
 
 static _Thread_local __attribute__((tls_model("initial-exec"))) unsigned long whole_uses;
 
@@ -184,7 +186,7 @@ static inline __attribute__((always_inline)) int oneshot(const dl_action *a, boo
   if (dense_run(count, t)) {
     char *mem = (char *)(user + (uintptr_t)l->offset);
     char *to = pack ? packed : mem, *from = pack ? mem : packed;
-    size_t nt = n >= 65536 ? dli_nt_threshold() : 0;
+    size_t nt = n >= 65536 ? dli_copy_limits()->nt : 0;
     uintptr_t a = (uintptr_t)to, b = (uintptr_t)from;
     bool apart = a + n <= b || b + n <= a;
     if (nt && n >= nt && apart)
@@ -197,7 +199,8 @@ static inline __attribute__((always_inline)) int oneshot(const dl_action *a, boo
     return n < size ? DL_ERR_TRUNCATE : DL_OK;
   }
   /* (a leaf is never walked interleaved) */
-  if (!l->leaf && dli_interleave_whole(t, count, user, packed, n, pack, bulk != NULL)) {
+  if (!l->leaf && dli_interleave_whole(t, count, user, packed, n, pack, bulk != NULL,
+                                       dli_copy_limits()->interleave)) {
     *moved = size;
     return DL_OK;
   }

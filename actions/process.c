@@ -3,6 +3,7 @@
  * first walked with a checking action over the same range, so a call that
  * would touch anything outside fails before touching anything. */
 #include "actions.h"
+#include "../src/codegen/policy.h"
 
 struct check {
   const dl_segment *s;

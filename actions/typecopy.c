@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "actions.h"
+#include "../src/codegen/policy.h"
+#include "../src/tune/tune.h"
 
 /* Mean run (bytes per iovec entry, on the side with the shorter runs) from
    which the lockstep walk beats packing and unpacking a chunk: measured
@@ -138,14 +140,15 @@ static int lockstep(dl_segment *f, dl_segment *t, struct batch *a,
   }
 }
 
-/* Chunks of half a core's L2 (dli_copy_chunk): smaller chunks made the
+/* Chunks of half a core's L2 (dli_copy_limits): smaller chunks made the
    route slower than staging the whole stream (doc/benchmarks.md, "Type
    to type"). One allocation per call
    of a stream that long; without it, the stack's 32 KiB. */
-static int chunked(dl_segment *f, dl_segment *t, size_t first, size_t end)
+static int chunked(dl_segment *f, dl_segment *t, size_t first, size_t end,
+                   const dli_copy_sizes *lim)
 {
   char small[STACK_CHUNK];
-  size_t chunk = forced_chunk ? forced_chunk : dli_copy_chunk();
+  size_t chunk = forced_chunk ? forced_chunk : lim->chunk;
   chunk = chunk < end - first ? chunk : end - first;
   char *heap = chunk > STACK_CHUNK ? malloc(chunk) : NULL, *buf = heap ? heap : small;
   if (!heap && chunk > STACK_CHUNK)
@@ -169,8 +172,9 @@ static int chunked(dl_segment *f, dl_segment *t, size_t first, size_t end)
 }
 
 /* [first, end) of f's stream into t's memory; both ranges valid, buffers
-   checked */
-static int copy_range(dl_segment *f, dl_segment *t, size_t first, size_t end)
+   checked; lim, the tuning layer's sizes, which the entry points read */
+static int copy_range(dl_segment *f, dl_segment *t, size_t first, size_t end,
+                      const dli_copy_sizes *lim)
 {
   int rc = check_bounds(f, first, end);
   if (!rc)
@@ -192,7 +196,7 @@ static int copy_range(dl_segment *f, dl_segment *t, size_t first, size_t end)
     dli_jit_note_use(o->type, dir);
     dli_bulk_fn bulk = dli_bulk_for(o->type, dir);
     if (first == 0 && dli_interleave_whole(o->type, o->count, o->buf, cur, end, !fd,
-                                           bulk != NULL))
+                                           bulk != NULL, lim->interleave))
       return DL_OK;
     size_t e = end;
     return dli_segment_run(o, first, &e, fd ? &dli_unpack_action : &dli_pack_action,
@@ -227,7 +231,7 @@ static int copy_range(dl_segment *f, dl_segment *t, size_t first, size_t end)
   last_route = DLI_COPY_CHUNKED;
   dli_jit_note_use(f->type, DLI_JIT_PACK);
   dli_jit_note_use(t->type, DLI_JIT_UNPACK);
-  return chunked(f, t, first, end);
+  return chunked(f, t, first, end, lim);
 }
 
 int dl_segment_copy(dl_segment *from, dl_segment *to, size_t first,
@@ -252,7 +256,7 @@ int dl_segment_copy(dl_segment *from, dl_segment *to, size_t first,
     if (rc)
       return rc;
   }
-  int rc = copy_range(from, to, first, end);
+  int rc = copy_range(from, to, first, end, dli_copy_limits());
   if (!rc)
     *last = end;
   return rc;
@@ -295,7 +299,7 @@ int dl_copy(const void *src, dl_count scount, const dl_type *st, void *dst,
     if (!rc)
       rc = dli_segment_init(t, fd, (uintptr_t)dst, dcount, dt);
     if (!rc)
-      rc = copy_range(f, t, 0, n);
+      rc = copy_range(f, t, 0, n, dli_copy_limits());
     if (heap)
       free(mem);
     if (rc)

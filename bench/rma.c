@@ -59,7 +59,7 @@ static const int forced[NVAR] = {[V_MANUAL] = -1,         [V_MPICH] = -1,
                                  [V_AUTO] = -1};
 enum { S_FENCE, S_LOCK, NSYNC };
 static const char *const sync_names[NSYNC] = {"fence", "lock"};
-enum { PUT, GET };
+/* PUT and GET: rma.h's operation kinds */
 enum { TAG_READY = 31, TAG_DONE };
 enum { CUBE = 256, FFT_DIM = 1024, POINTS = 1 << 20 };
 

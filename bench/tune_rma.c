@@ -1,5 +1,5 @@
 /* dataloop-tune's one-sided part: fits the model that chooses a one-sided
- * route (src/mpi/preload/rma_model.c, doc/rma.md) on this machine, by
+ * route (src/mpi/preload/rma/rma_model.c, doc/rma.md) on this machine, by
  * least squares over medians:
  *   contiguous   m puts (gets) of b bytes, then MPI_Win_flush:
  *                L + m * o + m * b * G

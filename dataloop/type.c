@@ -273,30 +273,6 @@ void dli_type_unref(const dl_type *t)
   }
 }
 
-int dl_type_commit(dl_type *t)
-{
-  if (!dli_type_valid(t))
-    return DL_ERR_ARG;
-  if (t->builtin)
-    return DL_OK;
-  atomic_store_explicit(&t->committed, 1, memory_order_release);
-  if (atomic_load(&t->hint) == DL_HINT_REUSE_HIGH)
-    dli_jit_request(t);
-  return DL_OK;
-}
-
-int dl_type_set_hint(dl_type *t, int hint)
-{
-  if (!dli_type_valid(t) || (hint != DL_HINT_NONE && hint != DL_HINT_REUSE_HIGH))
-    return DL_ERR_ARG;
-  if (t->builtin)
-    return DL_OK;
-  atomic_store(&t->hint, hint);
-  if (hint == DL_HINT_REUSE_HIGH && atomic_load(&t->committed))
-    dli_jit_request(t);
-  return DL_OK;
-}
-
 int dl_type_retain(dl_type *t)
 {
   if (!dli_type_valid(t))

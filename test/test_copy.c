@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "actions.h"
+#include "../src/tune/tune.h"
 #include "buffers.h"
 #include "model.h"
 #include "randtype.h"
@@ -301,7 +302,7 @@ START_TEST(routes_fire)
   ck_assert_int_eq(dl_copy(c.origin, 1, c.t, b.origin, 1, b.t, &copied), DL_OK);
   ck_assert_int_eq(dli_copy_last_route(), DLI_COPY_CHUNKED);
   /* chunks of half the L2, at most the stream (100,000 bytes here) */
-  size_t chunk = dli_copy_chunk();
+  size_t chunk = dli_copy_limits()->chunk;
   ck_assert(chunk >= 32 * 1024 && chunk <= 4 << 20);
   ck_assert_uint_eq(dli_copy_last_chunk(), chunk < 100000 ? chunk : 100000);
   dli_copy_force_chunk(1000);
@@ -533,7 +534,8 @@ static void dense_both_ways(rng *r, dl_type *t, model *m, const char *desc, long
   char *want = malloc(size + 1), *got = malloc(size + 1), *expect = malloc(c.mem.len);
   model_pack(c.runs, c.nruns, c.mem.origin, want);
   for (int dir = 0; dir < 2; dir++) {
-    bool ways = size > 0 && dli_interleaves(t->loop, size, dir == 0);
+    bool ways = size > 0 &&
+                dli_interleaves(t->loop, size, dir == 0, dli_copy_limits()->interleave);
     unsigned long before = dli_interleave_uses();
     if (dir == 0) {
       ck_assert_int_eq(dl_copy(c.mem.origin, 1, t, got, 1, dense, &copied), DL_OK);

@@ -10,11 +10,15 @@
 #include <unistd.h>
 #include "segment.h"
 #include "actions.h"
+#include "../src/tune/tune.h"
 #include "loopwalk.h"
 #include "buffers.h"
 #include "model.h"
 #include "randtype.h"
 #include "runner.h"
+
+/* the whole-move size from which an interleaving root walks interleaved */
+#define IL_LIMIT (dli_copy_limits()->interleave)
 
 #define INT32 dl_builtin(DL_INT32)
 #define DOUBLE dl_builtin(DL_DOUBLE)
@@ -551,7 +555,7 @@ START_TEST(flash_manual)
   ck_assert_uint_eq(pos, size);
   ck_assert(memcmp(want, got, size) == 0);
   /* past the threshold (half a core's L2), the variables go interleaved */
-  ck_assert_int_eq(dli_interleave_uses() - before, size >= dli_interleave_threshold());
+  ck_assert_int_eq(dli_interleave_uses() - before, size >= dli_copy_limits()->interleave);
   /* and back, through 64 KiB segment chunks */
   memset(mem, 0, cells * 24 * sizeof(double));
   dl_segment *s;
@@ -1258,7 +1262,7 @@ START_TEST(interleaved)
     ck_assert_int_eq(dl_pack(origin, 1, t, got, size, &pos), DL_OK);
     ck_assert_uint_eq(pos, size);
     bool fires = dli_interleave_uses() > before;
-    ck_assert_int_eq(fires, size > 0 && dli_interleaves(t->loop, size, true));
+    ck_assert_int_eq(fires, size > 0 && dli_interleaves(t->loop, size, true, IL_LIMIT));
     fires ? fired++ : plain++;
     ck_assert_msg(memcmp(want, got, size) == 0, "seed %llu: n %lld step %lld of %s (%s)",
                   (unsigned long long)seed, (long long)n, (long long)step, el.desc,
@@ -1317,7 +1321,7 @@ START_TEST(interleaved_unpack)
     size_t pos = 0;
     ck_assert_int_eq(dl_pack(mem.origin, 1, t, got, size, &pos), DL_OK);
     bool packed = dli_interleave_uses() == u0 + 1;
-    ck_assert_int_eq(packed, dli_interleaves(t->loop, size, true));
+    ck_assert_int_eq(packed, dli_interleaves(t->loop, size, true, IL_LIMIT));
     /* (a child that folded into one leaf is the transpose kernel's) */
     ck_assert(!apart || packed || t->loop->child->leaf);
     ck_assert(memcmp(want, got, size) == 0);
@@ -1331,7 +1335,7 @@ START_TEST(interleaved_unpack)
     /* compiled code, where the type has it (DL_JIT forced), unpacks first */
     bool compiled = dli_bulk_for(t, DLI_JIT_UNPACK) != NULL;
     bool fired = dli_interleave_uses() == u0 + packed + 1;
-    ck_assert_int_eq(fired, dli_interleaves(t->loop, size, false) && !compiled);
+    ck_assert_int_eq(fired, dli_interleaves(t->loop, size, false, IL_LIMIT) && !compiled);
     ck_assert(fired == apart || !packed || compiled);
     if (packed)
       compiled ? by_code++ : fired ? both++ : pack_only++;

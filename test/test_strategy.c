@@ -1,4 +1,4 @@
-/* The interposer's route choice (src/mpi/preload/thresholds.c, plan.c):
+/* The interposer's route choice (src/mpi/preload/base/thresholds.c, plan.c):
  * the route table of a tuning file, its nearest row and point; plans that
  * follow it, chosen once, with no clock read; forced routes; MPICH's
  * engine only on types it moves as dataloop does (a verdict checked
@@ -17,6 +17,7 @@
 #include "mpi_recipe.h"
 #include "preload.h"
 #include "../actions/actions.h"
+#include "../src/tune/tune.h"
 #include "runner.h"
 
 enum { KIB = 1024, MIB = 1024 * 1024 };
@@ -306,8 +307,8 @@ START_TEST(interleaved_types_pack)
   MPI_Type_commit(&flat);
   dlp_data d;
   ck_assert_int_eq(dlp_data_get(mem, 1, flash, &d), MPI_SUCCESS);
-  ck_assert(dli_type_interleaves(d.t, 1));
-  ck_assert(!dli_type_interleaves(d.t, 2));
+  ck_assert(dli_type_interleaves(d.t, 1, dli_copy_limits()->interleave));
+  ck_assert(!dli_type_interleaves(d.t, 2, dli_copy_limits()->interleave));
   for (int stream = 0; stream < 2; stream++)
     for (int recv = 0; recv < 2; recv++) {
       ck_assert_int_eq(route_of(1, flash, stream, recv), P);

@@ -4,7 +4,7 @@
 #define DLI_CODEGEN_H
 
 #include "llvm.h"
-#include "../../dataloop/loop.h"
+#include "policy.h"
 
 /* Limits on what is compiled: longer index lists stay interpreted, and
    loops this short are unrolled. */

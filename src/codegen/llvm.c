@@ -4,6 +4,7 @@
 #include <stdio.h>
 #define DLI_LLVM_NO_RENAME   /* the table's members by LLVM's names, here */
 #include "llvm.h"
+#include "policy.h"
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static bool loaded;

@@ -1,5 +1,5 @@
 /* Built without LLVM: no code generator; the interpreter runs everything. */
-#include "../../dataloop/loop.h"
+#include "policy.h"
 
 const bool dli_jit_built = false;
 

@@ -1,11 +1,12 @@
-/* When to compile (the policy, apart from the core, which only counts
- * uses through it): DL_JIT=0 never; a DL_HINT_REUSE_HIGH type at commit;
- * otherwise a type once it has been used DL_JIT_THRESHOLD times (default
- * below, chosen from measurements in doc/codegen.md). Read once. */
-#include <limits.h>
+/* When to compile (policy.h): DL_JIT=0 never; a DL_HINT_REUSE_HIGH type
+ * at commit, or when the hint comes after it; otherwise a type once it has
+ * been used DL_JIT_THRESHOLD times (default below, chosen from
+ * measurements in doc/codegen.md). Read once. dl_type_commit and
+ * dl_type_set_hint live here, at the edge that decides, so that the
+ * representation never calls the code generator. */
 #include <pthread.h>
+#include "policy.h"
 #include "../../dataloop/env.h"
-#include "../../dataloop/loop.h"
 
 #define DEFAULT_THRESHOLD 64
 
@@ -28,11 +29,36 @@ bool dli_trace(void)
   return cfg.trace;
 }
 
-void dli_jit_request(dl_type *t)
+/* compiles t unless DL_JIT=0 says never */
+static void request(dl_type *t)
 {
   pthread_once(&cfg_once, load);
   if (cfg.enabled)
     dli_jit_compile(t, 3);
+}
+
+int dl_type_commit(dl_type *t)
+{
+  if (!dli_type_valid(t))
+    return DL_ERR_ARG;
+  if (t->builtin)
+    return DL_OK;
+  atomic_store_explicit(&t->committed, 1, memory_order_release);
+  if (atomic_load(&t->hint) == DL_HINT_REUSE_HIGH)
+    request(t);
+  return DL_OK;
+}
+
+int dl_type_set_hint(dl_type *t, int hint)
+{
+  if (!dli_type_valid(t) || (hint != DL_HINT_NONE && hint != DL_HINT_REUSE_HIGH))
+    return DL_ERR_ARG;
+  if (t->builtin)
+    return DL_OK;
+  atomic_store(&t->hint, hint);
+  if (hint == DL_HINT_REUSE_HIGH && atomic_load(&t->committed))
+    request(t);
+  return DL_OK;
 }
 
 void dli_jit_count_use(dl_type *t, int dir)

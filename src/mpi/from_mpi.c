@@ -10,6 +10,7 @@
 #include "combiners.h"
 #include "contents.h"
 #include "shape.h"
+#include "../mpich/tr.h"
 
 /* the attribute that caches a derived datatype's dataloop type; created at
    first use and freed at MPI_Finalize (see finalize_cb) */
@@ -513,26 +514,6 @@ bool dli_type_flat(MPI_Datatype dt, dl_count *unit)
   return flat;
 }
 
-/* the contiguous runs of one element of t, counted up to cap */
-static dl_count runs(const dl_type *t, dl_count cap)
-{
-  dl_segment *s;
-  size_t bytes;
-  if (dl_pack_size(1, t, &bytes) || dl_segment_create(NULL, 1, t, &s))
-    return cap;
-  int64_t offs[256], lens[256];
-  dl_count n = 0;
-  for (size_t at = 0; at < bytes && n < cap;) {
-    size_t last = bytes, got = 0;
-    if (dl_segment_offlen(s, at, &last, offs, lens, 256, &got) || last <= at)
-      break;
-    n += (dl_count)got;
-    at = last;
-  }
-  dl_segment_free(&s);
-  return n < 1 ? 1 : n < cap ? n : cap;
-}
-
 dl_count dli_mpi_blocks(MPI_Datatype dt)
 {
   if (dli_named_type(dt))
@@ -543,7 +524,7 @@ dl_count dli_mpi_blocks(MPI_Datatype dt)
     return DLI_MPI_BLOCKS_CAP;
   dl_count n = e->blocks;
   if (n < 0) {
-    n = runs(e->t, DLI_MPI_BLOCKS_CAP);
+    dli_tr_runs(e->t, DLI_MPI_BLOCKS_CAP, &n);   /* the cap when not listed */
     e->blocks = n;       /* another thread may count it too: the same */
   }
   return n;

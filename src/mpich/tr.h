@@ -1,7 +1,13 @@
-/* The typerep layer: what MPICH's typerep interface needs of a datatype
- * engine, over the public dataloop.h API and nothing of MPICH, so that
- * make check tests it. The backend's glue (src/mpich/typerep/) maps each
- * MPIR_Typerep_* call onto these. */
+/* The datatype services: what an MPI front end needs of a datatype engine
+ * beyond packing, over the public dataloop.h API and nothing of MPI, so
+ * that make check tests it: a type's fields and element runs, byte ranges
+ * of its stream, its blocks a batch at a time, iovecs, element-wise
+ * operations. One layer below both front ends: MPICH's typerep backend
+ * (src/mpich/typerep/ maps each MPIR_Typerep_* call onto these; it
+ * compiles them in MPICH's tree) and the interposer with the MPI bridge
+ * (libdataloop-services.la). The MPI error class of each dataloop code is
+ * the one other service both share (src/mpi/errclass.h, header-only: it
+ * needs the front end's mpi.h). */
 #ifndef DLI_TR_H
 #define DLI_TR_H
 
@@ -20,6 +26,9 @@ typedef struct dli_tr_fields {
 } dli_tr_fields;
 /* t committed */
 DLI_TR_HIDDEN int dli_tr_fields_of(const dl_type *t, dli_tr_fields *f);
+/* the contiguous runs of one element of t (at least 1), counted until cap
+   (>= 1) is reached; a listing that fails returns its code, *runs cap */
+DLI_TR_HIDDEN int dli_tr_runs(const dl_type *t, dl_count cap, dl_count *runs);
 
 /* Packed bytes [first, first + max) of (buf, count, t) to out, clipped to
    the stream's end; *done = bytes packed. A range that starts where an

@@ -1,5 +1,28 @@
-/* A type's bounds and contiguity as MPICH keeps them. */
+/* A type's bounds, contiguity and runs, as MPICH keeps them and as the
+ * interposer weighs routes by them. */
 #include "tr.h"
+
+int dli_tr_runs(const dl_type *t, dl_count cap, dl_count *runs)
+{
+  size_t bytes;
+  dl_segment *s;
+  cap = cap < 1 ? 1 : cap;
+  *runs = cap;
+  int rc = dl_pack_size(1, t, &bytes);
+  if (rc || (rc = dl_segment_create(NULL, 1, t, &s)))
+    return rc;
+  dli_tr_cursor c;
+  dli_tr_cursor_start(&c, s, 0, bytes);
+  const int64_t *off, *len;
+  size_t n = 0, got, last;
+  while (n < (size_t)cap && dli_tr_cursor_batch(&c, 0, &off, &len, &got, &last))
+    n += got;
+  dl_segment_free(&s);
+  if (c.rc)
+    return c.rc;
+  *runs = n < 1 ? 1 : n < (size_t)cap ? (dl_count)n : cap;
+  return DL_OK;
+}
 
 int dli_tr_fields_of(const dl_type *t, dli_tr_fields *f)
 {
@@ -15,12 +38,5 @@ int dli_tr_fields_of(const dl_type *t, dli_tr_fields *f)
   f->runs = 1;
   if (dense || f->size == 0)
     return DL_OK;
-  dl_segment *s;
-  if ((rc = dl_segment_create(NULL, 1, t, &s)))
-    return rc;
-  size_t last = SIZE_MAX, n = 0;
-  rc = dl_segment_iov_count(s, 0, &last, &n);
-  dl_segment_free(&s);
-  f->runs = (dl_count)n;
-  return rc;
+  return dli_tr_runs(t, INT64_MAX, &f->runs);
 }

@@ -27,6 +27,7 @@ static struct {
   dl_tune t;
   const char *source[NKEYS];
   char path[4096];
+  dli_copy_sizes limits;
 } st;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -147,6 +148,16 @@ static void load(void)
       st.source[k] = "environment";
     }
   }
+  /* the stream order reads an interleaved element's lines once per copy;
+     that costs nothing while one pass over them (about the packed size)
+     stays in a core's L2 until the next: on Flash-like types the
+     interleaved walk lost below half the L2 and won above it
+     (doc/design.md, "Actions") */
+  size_t l2 = st.t.l2, half = l2 ? l2 / 2 : 0;
+  st.limits.nt = st.t.nt_threshold;
+  st.limits.interleave = half ? half : (size_t)1 << 20;
+  st.limits.chunk = !half ? (size_t)512 << 10 : half < ((size_t)32 << 10) ? (size_t)32 << 10
+                  : half > ((size_t)4 << 20) ? (size_t)4 << 20 : half;
 }
 
 const dl_tune *dli_tune(void)
@@ -155,26 +166,10 @@ const dl_tune *dli_tune(void)
   return &st.t;
 }
 
-size_t dli_nt_threshold(void)
+const dli_copy_sizes *dli_copy_limits(void)
 {
-  return dli_tune()->nt_threshold;
-}
-
-size_t dli_interleave_threshold(void)
-{
-  /* the stream order reads an interleaved element's lines once per copy;
-     that costs nothing while one pass over them (about the packed size)
-     stays in a core's L2 until the next: on Flash-like types the
-     interleaved walk lost below half the L2 and won above it
-     (doc/design.md, "Actions") */
-  size_t l2 = dli_tune()->l2;
-  return l2 ? l2 / 2 : (size_t)1 << 20;
-}
-
-size_t dli_copy_chunk(void)
-{
-  size_t l2 = dli_tune()->l2, c = l2 ? l2 / 2 : (size_t)512 << 10;
-  return c < ((size_t)32 << 10) ? (size_t)32 << 10 : c > ((size_t)4 << 20) ? (size_t)4 << 20 : c;
+  pthread_once(&once, load);
+  return &st.limits;
 }
 
 const dl_tune *dl_tune_get(void)

@@ -5,8 +5,10 @@
  *               file written by dataloop-tune, then the environment; read
  *               once, under pthread_once, read-only afterwards
  *
- * dl_tune_get (include/dataloop.h) is the public face of dli_tune; the
- * copy kernels ask dli_nt_threshold (actions/actions.h), defined here.
+ * dl_tune_get (include/dataloop.h) is the public face of dli_tune. The
+ * calls that move data (dl_pack, dl_unpack, dl_typecopy: the actions'
+ * entry points) read dli_copy_limits once and pass its sizes to the copy
+ * kernels, which ask nobody.
  */
 #ifndef DLI_TUNE_H
 #define DLI_TUNE_H
@@ -28,6 +30,16 @@ DLI_HIDDEN void dli_topology_read(dli_topology *t);
 
 /* the thresholds; never NULL */
 DLI_HIDDEN const dl_tune *dli_tune(void);
+
+/* the sizes the copy kernels decide by, derived from the thresholds:
+   nt, dense runs from which non-temporal stores win (0: never);
+   interleave, whole moves from which an interleaving root is walked
+   interleaved (half the L2); chunk, the staging chunk of a type-to-type
+   copy (half the L2, within 32 KiB to 4 MiB). Never NULL */
+typedef struct dli_copy_sizes {
+  size_t nt, interleave, chunk;
+} dli_copy_sizes;
+DLI_HIDDEN const dli_copy_sizes *dli_copy_limits(void);
 
 /* calls fn for each "name value" line of the tuning file (DL_TUNE_FILE,
    else $XDG_CONFIG_HOME or ~/.config, /dataloop/tune.conf), comments and

@@ -16,6 +16,7 @@ mpi_core_sources += \
     src/mpi/datatype/typerep/src/typerep_op.c \
     src/mpi/datatype/typerep/src/typerep_flatten.c \
     src/mpi/datatype/typerep/src/tr_fields.c \
+    src/mpi/datatype/typerep/src/tr_cursor.c \
     src/mpi/datatype/typerep/src/tr_stream.c \
     src/mpi/datatype/typerep/src/tr_iov.c \
     src/mpi/datatype/typerep/src/tr_op.c \

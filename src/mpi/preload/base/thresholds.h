@@ -1,0 +1,71 @@
+/* The tuning the routes are chosen by (thresholds.c): the pipeline chunk,
+ * the block size from which blocks go as they lie, the route tables a
+ * tuning file measured, the one-sided model's constants. */
+#ifndef DLP_THRESHOLDS_H
+#define DLP_THRESHOLDS_H
+
+#include "base.h"
+
+#define DLP_ROW_POINTS 16
+#define DLP_ROWS 8
+/* rows of a tuning file table, one per message size measured: a value per
+   block size */
+typedef struct dlp_table {
+  int rows;
+  struct dlp_row {
+    size_t message;
+    int n;
+    struct dlp_point {
+      size_t block;
+      size_t v;
+    } at[DLP_ROW_POINTS];
+  } row[DLP_ROWS];
+} dlp_table;
+/* the one-sided cost model (rma_model.c), in ns: contiguous operations
+   cost L + o + G * bytes each (L once per epoch); one operation on a
+   derived target type ot + Gt * bytes + ht * target blocks */
+typedef struct dlp_rma_link {
+  double L, o, G, ot, Gt, ht;
+} dlp_rma_link;
+typedef struct dlp_rma_model {
+  dlp_rma_link put, get;   /* accumulates cost as puts */
+  double pb, pn;           /* packing: per block, per byte */
+  double pf;               /* and per block more where a layout's blocks lie
+                              far apart (dlp_rma_shape) */
+  const char *from;        /* "default" or "file" */
+} dlp_rma_model;
+typedef struct dlp_thresholds {
+  size_t chunk;          /* pipeline_chunk, DL_PIPELINE_CHUNK */
+  size_t direct_block;   /* mean block bytes from which blocks go as they
+                            lie where no route table applies */
+  bool direct_env;       /* DL_DIRECT_BLOCK set: it decides alone */
+  dlp_table route;       /* route@<message> <block>:<route>: the fastest of
+                            pack and blocks (or mpich) there */
+  dlp_table mpich;       /* mpich@<message> <block>:<fan-out>: the largest
+                            fan-out up to which MPICH's engine beat it */
+  size_t coll_block;     /* mean block bytes from which a collective hands
+                            MPICH the user's type instead of packing */
+  size_t defer_bytes;    /* messages up to this long of a derived type's
+                            first use go to MPICH as made (defer.c; 0:
+                            none) */
+  const char *chunk_from, *direct_from, *coll_from, *defer_from;
+  dlp_rma_model rma;     /* rma_put, rma_get, rma_pack */
+} dlp_thresholds;
+/* read once: the machine's caches, the tuning file, the environment */
+DLI_HIDDEN const dlp_thresholds *dlp_th(void);
+/* reads them again (tests, after changing the file or the environment;
+   no operation may be in flight) */
+DLI_HIDDEN void dlp_thresholds_reload(void);
+/* the route for a message of that many bytes in blocks of that mean size:
+   the route table's point measured nearest (message size, then block size,
+   on a log scale), else blocks from direct_block, else packed */
+DLI_HIDDEN int dlp_route_for(size_t bytes, size_t mean_block);
+/* whether MPICH's engine beats that route for a type of that fan-out
+   (dli_mpi_info): the nearest point of the mpich table says up to which
+   fan-out it did, measured at fan-outs 8 times apart; a type's counts up
+   to the geometric middle to the next */
+DLI_HIDDEN bool dlp_mpich_wins(size_t bytes, size_t mean_block, dl_count fanout);
+/* prints them as tuning file lines */
+DLI_HIDDEN void dlp_thresholds_print(FILE *f);
+
+#endif

@@ -8,7 +8,34 @@
 # Read from the objects' symbol tables: each file's defined and undefined
 # symbols. Fails naming the files or folders of every cycle; prints which
 # folders each folder calls.
+#
+# The same objects tell the core's flow: the representation (dataloop/)
+# and the segments (segment/) call nothing of the layers above them (the
+# actions, the code generator, the tuning layer, file I/O): a type only
+# counts its uses, the edge decides (doc/design.md).
 b=${top_builddir:-.}
+core_objs() {
+  for d in "$@"; do
+    if ls "$b/$d"/.libs/libdataloop_core_la-*.o >/dev/null 2>&1; then
+      ls "$b/$d"/.libs/libdataloop_core_la-*.o
+    else
+      ls "$b/$d"/libdataloop_core_la-*.o 2>/dev/null
+    fi
+  done
+}
+below=$(core_objs dataloop segment)
+above=$(core_objs actions src/codegen src/tune src/io)
+if [ -n "$below" ] && [ -n "$above" ]; then
+  up=$( { for o in $above; do nm "$o" | awk 'NF == 3 && $2 ~ /^[TDBR]$/ {print "D", $3}'; done
+          for o in $below; do nm "$o" | awk -v f="${o##*la-}" 'NF == 2 && $1 == "U" {print "U", $2, f}'; done; } |
+        awk '$1 == "D" {def[$2] = 1} $1 == "U" && ($2 in def) {print "  " $3 " calls " $2}')
+  if [ -n "$up" ]; then
+    echo "the representation or the segments call a layer above them:" >&2
+    echo "$up" >&2
+    exit 1
+  fi
+  echo "core: dataloop/ and segment/ call nothing above them"
+fi
 root=$b/src/mpi/preload
 objs=""
 for d in "$root" "$root"/*/; do

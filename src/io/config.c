@@ -28,7 +28,7 @@ static void load(void)
     .sieve_read = 4 * MIB,       /* ROMIO's ind_rd_buffer_size */
     .sieve_write = 512 * KIB,    /* ROMIO's ind_wr_buffer_size */
     .stage = 4 * MIB,
-    .gap_read = 4 * KIB,        /* a hole costs a copy per byte, a call ~0.3 us */
+    .gap_read = 4 * KIB,        /* a hole costs a copy per byte, a call far more */
     .gap_write = 32 * KIB,      /* writes pay a lock and a costlier call */
     .piece_max = 16 * KIB,
     .mem_piece_min = 2 * KIB,

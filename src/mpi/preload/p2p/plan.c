@@ -129,8 +129,9 @@ static int pick(const dlp_data *d, plan *p, size_t nblocks)
 {
   int want = p->forced;
   /* the tables weigh the routes against packing block by block; a type
-     dataloop packs interleaved (a line of stream at a time) packs 2.5-3x
-     faster than that, whole: its blocks' size says nothing of its cost */
+     dataloop packs interleaved (a line of stream at a time) packs several
+     times faster than that, whole (doc/benchmarks.md): its blocks' size
+     says nothing of its cost */
   if (want < 0 && dli_type_interleaves(d->t, d->count, dli_copy_limits()->interleave))
     return DLP_R_PACK;
   if (want < 0) {

@@ -3,8 +3,8 @@
  * contiguous operations; the same for one operation whose target is a
  * derived type (ot, Gt, and ht per target block, which MPICH's engine
  * walks); and the copy cost of packing (per block, per byte, and per block
- * more where the blocks lie far apart). dataloop-tune
- * fits them on this machine; the times are in nanoseconds. */
+ * more where the blocks lie far apart). dataloop-tune fits them to the
+ * machine it runs on; the times are in nanoseconds. */
 #include <math.h>
 #include "rma.h"
 

@@ -12,6 +12,10 @@
 # fixed, with its issue) is expected to fail and runs with a short time
 # limit; if it passes, the list is out of date and the suite fails. Every
 # other run must pass. The table of programs and modes ends the output.
+# Breadth: every MPI function the interposer defines (its MPI_ and PMPI_
+# exports) is called by some program of the suite (read from the built
+# programs' symbol tables, so that names a macro makes count), or the
+# suite fails naming those that are not.
 b=${top_builddir:-.}
 s=${srcdir:-.}
 lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload.so
@@ -19,7 +23,7 @@ lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload.so
 [ -n "$MPIEXEC" ] || { echo "no mpiexec found by configure" >&2; exit 77; }
 [ -f "$lib" ] || { echo "no $lib (configured with --disable-shared?)" >&2; exit 77; }
 known=$s/test/semantics/known.txt
-programs=${SEM_PROGRAMS:-"sem_errors sem_truncate sem_order sem_status sem_window sem_pmpi sem_progress sem_persist sem_partitioned"}
+programs=${SEM_PROGRAMS:-"sem_errors sem_truncate sem_order sem_status sem_window sem_pmpi sem_progress sem_persist sem_partitioned sem_typemap sem_coll sem_rma"}
 # DL_TEST_SMOKE=1 (the release tarball's check in tools/run test): the
 # first program in every mode, which proves the tarball holds what the
 # suite needs; make check in the tree runs them all
@@ -86,5 +90,21 @@ done
 echo "semantics suite (known failures: $known)"
 printf '%-14s %-12s %-12s %-12s %s\n' program $modes
 printf '%s' "$table"
+if [ "${DL_TEST_SMOKE:-}" != 1 ]; then
+  called=$(for p in $programs; do nm -u "$b/test/semantics/$p"; done |
+           awk '{print $NF}' | sed 's/@.*//; s/^PMPI_/MPI_/' | sort -u)
+  missing=$(nm -D --defined-only "$lib" | awk '$2 == "T" && $3 ~ /^P?MPI_/ {print $3}' |
+            sed 's/^PMPI_/MPI_/' | sort -u | while read -r f; do
+              echo "$called" | grep -qx "$f" || printf ' %s' "$f"
+            done)
+  n=$(nm -D --defined-only "$lib" | awk '$2 == "T" && $3 ~ /^P?MPI_/ {print $3}' |
+      sed 's/^PMPI_/MPI_/' | sort -u | wc -l)
+  if [ -n "$missing" ]; then
+    echo "semantics suite: the interposer defines calls no program makes:$missing" >&2
+    failed=1
+  else
+    echo "breadth: every one of the $n MPI calls the interposer defines is made by a program"
+  fi
+fi
 [ $failed = 0 ] || { echo "semantics suite: FAILED" >&2; exit 1; }
 echo "semantics suite: ok"

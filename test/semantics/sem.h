@@ -6,6 +6,7 @@
 #define SEM_H
 #include <mpi.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

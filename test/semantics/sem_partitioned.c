@@ -3,7 +3,8 @@
  *     the sender writes each partition after MPI_Start, just before its
  *     MPI_Pready, so data read at the start (or at init) is wrong;
  *   - partitions readied by several threads at once (MPI_THREAD_MULTIPLE,
- *     when provided) arrive whole;
+ *     when provided), as ranges (MPI_Pready_range) or as a list
+ *     (MPI_Pready_list) arrive whole;
  *   - the receiver may partition the message otherwise than the sender
  *     (the same type signature in total), and sees each partition through
  *     MPI_Parrived before the request completes;
@@ -12,7 +13,7 @@
 #include <stdbool.h>
 #include "sem.h"
 
-enum { SPARTS = 8, RPARTS = 4, PER = 48, ROUNDS = 3 };
+enum { SPARTS = 8, RPARTS = 4, PER = 48, ROUNDS = 5 };
 enum { ELEMS = SPARTS * PER, SPAN = 4 * ELEMS };   /* ints the elements cover */
 
 static MPI_Datatype vec;      /* 2 ints 3 apart, extent 4 ints */
@@ -23,13 +24,19 @@ static int value(int round, int element, int k)
   return 1000000 * (round + 1) + 10 * element + k;
 }
 
-/* element e of partition p written, then partition p readied */
-static void fill_and_ready(MPI_Request q, int round, int p)
+/* element e of partition p written */
+static void fill(int round, int p)
 {
   for (int e = p * PER; e < (p + 1) * PER; e++) {
     sbuf[4 * e] = value(round, e, 0);
     sbuf[4 * e + 3] = value(round, e, 1);
   }
+}
+
+/* the same, then partition p readied */
+static void fill_and_ready(MPI_Request q, int round, int p)
+{
+  fill(round, p);
   OK(MPI_Pready(p, q));
 }
 
@@ -71,6 +78,20 @@ int main(int argc, char **argv)
         pthread_create(&t, NULL, readier, &h[1]);
         readier(&h[0]);
         pthread_join(t, NULL);
+      } else if (round == 3) {
+        /* the upper half readied as a range, then the lower */
+        for (int p = 0; p < SPARTS; p++)
+          fill(round, p);
+        OK(MPI_Pready_range(SPARTS / 2, SPARTS - 1, q));
+        OK(MPI_Pready_range(0, SPARTS / 2 - 1, q));
+      } else if (round == 4) {
+        /* every partition in one list, last first */
+        int list[SPARTS];
+        for (int p = 0; p < SPARTS; p++) {
+          fill(round, p);
+          list[p] = SPARTS - 1 - p;
+        }
+        OK(MPI_Pready_list(SPARTS, list, q));
       } else {
         for (int p = SPARTS - 1; p >= 0; p--)
           fill_and_ready(q, round, p);

@@ -1154,7 +1154,10 @@ START_TEST(romio_dev_large_count)
      flattens it and writes it right, as filetype and as memory type,
      where MPI errors return (as here: ADIO_Set_view's
      MPI_Type_get_envelope still fails, and still gives the combiner);
-     under MPI_ERRORS_ARE_FATAL that call aborts (doc/mpich.md). */
+     under MPI_ERRORS_ARE_FATAL that call aborts (doc/mpich.md). Stock
+     ROMIO's process dies (status 3) or, in a sanitizer's build, may hang
+     in its crash handlers until the child's alarm (status 2): either way
+     it writes nothing. */
   char path[256];
   test_path(path, sizeof(path), "largecount");
   int32_t data[4] = {1, 2, 3, 4};
@@ -1171,8 +1174,8 @@ START_TEST(romio_dev_large_count)
     ck_assert_msg(res.status == 0 && res.count == 16, "status %d (%s)", res.status,
                   res.msg);
   else
-    ck_assert_msg(res.status == 3, "ROMIO status %d (%s) " STOCK_HINT, res.status,
-                  res.msg);
+    ck_assert_msg(res.status == 3 || res.status == 2, "ROMIO status %d (%s) " STOCK_HINT,
+                  res.status, res.msg);
   file_fill(path, 0, 0);
   size_t bytes;
   DL_OK_(dl_access(path, 0, DLB, t, true, false, 0, data, 16, DLB, &bytes));
@@ -1196,8 +1199,8 @@ START_TEST(romio_dev_large_count)
     ck_assert(rf.len == 8 && memcmp(rf.b, mem + 2, 4) == 0 &&
               memcmp(rf.b + 4, mem + 4, 4) == 0);
   } else {
-    ck_assert_msg(res.status == 3, "ROMIO status %d (%s) " STOCK_HINT, res.status,
-                  res.msg);
+    ck_assert_msg(res.status == 3 || res.status == 2, "ROMIO status %d (%s) " STOCK_HINT,
+                  res.status, res.msg);
   }
   fimg_free(&rf);
   dl_type_free(&v);

@@ -57,6 +57,10 @@ START_TEST(fields)
     free(two);
     tcase_free(&c);
   }
+  /* a type that is not one: its error, and the cap as the count */
+  dl_count got = 0;
+  ck_assert_int_eq(dli_tr_runs(NULL, 5, &got), DL_ERR_ARG);
+  ck_assert_int_eq(got, 5);
 }
 END_TEST
 

@@ -67,9 +67,10 @@ DLI_TR_HIDDEN bool dli_tr_cursor_batch(dli_tr_cursor *c, size_t max, const int64
                                        const int64_t **len, size_t *n, size_t *last);
 
 /* the blocks of stream bytes [first, end) of s, counted until cap is
-   reached (then at least cap); cap when they cannot be listed */
+   reached (then at least cap); cap when they cannot be listed, and then
+   *rc (when not NULL) says why (else DL_OK) */
 DLI_TR_HIDDEN size_t dli_tr_count_blocks(dl_segment *s, size_t first, size_t end,
-                                         size_t cap);
+                                         size_t cap, int *rc);
 
 /* iovec entries of packed bytes [first, first + max_bytes) of
    (buf, count, t), at most max_iov; *n entries, *bytes covered (a full

@@ -56,7 +56,7 @@ bool dli_tr_cursor_batch(dli_tr_cursor *c, size_t max, const int64_t **off,
   return true;
 }
 
-size_t dli_tr_count_blocks(dl_segment *s, size_t first, size_t end, size_t cap)
+size_t dli_tr_count_blocks(dl_segment *s, size_t first, size_t end, size_t cap, int *rc)
 {
   dli_tr_cursor c;
   dli_tr_cursor_start(&c, s, first, end);
@@ -64,5 +64,7 @@ size_t dli_tr_count_blocks(dl_segment *s, size_t first, size_t end, size_t cap)
   size_t n = 0, got, last;
   while (n < cap && dli_tr_cursor_batch(&c, 0, &off, &len, &got, &last))
     n += got;
+  if (rc)
+    *rc = c.rc;
   return c.rc == DL_OK ? n : cap;
 }

@@ -11,15 +11,10 @@ int dli_tr_runs(const dl_type *t, dl_count cap, dl_count *runs)
   int rc = dl_pack_size(1, t, &bytes);
   if (rc || (rc = dl_segment_create(NULL, 1, t, &s)))
     return rc;
-  dli_tr_cursor c;
-  dli_tr_cursor_start(&c, s, 0, bytes);
-  const int64_t *off, *len;
-  size_t n = 0, got, last;
-  while (n < (size_t)cap && dli_tr_cursor_batch(&c, 0, &off, &len, &got, &last))
-    n += got;
+  size_t n = dli_tr_count_blocks(s, 0, bytes, (size_t)cap, &rc);
   dl_segment_free(&s);
-  if (c.rc)
-    return c.rc;
+  if (rc)
+    return rc;
   *runs = n < 1 ? 1 : n < (size_t)cap ? (dl_count)n : cap;
   return DL_OK;
 }

@@ -945,13 +945,21 @@ static void first_use(void)
   double *s = malloc(N * sizeof(double)), *r = malloc(N * sizeof(double));
   for (int i = 0; i < N; i++)
     s[i] = rank * 1000 + i;
-  for (int k = 0; k < 5; k++) {
+  for (int k = 0; k < 6; k++) {
     MPI_Datatype t, c = MPI_DATATYPE_NULL;
-    int blocks = 4, flat = k < 3;
+    int blocks = 4, flat = k < 3 || k == 5;
     if (k == 3) {                     /* nested: never deferred */
       OK(MPI_Type_contiguous(2, MPI_DOUBLE, &c));
       OK(MPI_Type_create_hvector(blocks, 1, 5 * sizeof(double), c, &t));
       OK(MPI_Type_commit(&c));
+    } else if (k == 5) {              /* more arguments than the stack read holds */
+      blocks = 12;
+      int bl[12], at[12];
+      for (int i = 0; i < blocks; i++) {
+        bl[i] = 2;
+        at[i] = 5 * i;
+      }
+      OK(MPI_Type_indexed(blocks, bl, at, MPI_DOUBLE, &t));
     } else {                          /* k == 4: 2,400 bytes, too long */
       if (k == 4)
         blocks = 150;

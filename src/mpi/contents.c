@@ -6,16 +6,20 @@
 #include "dataloop.h"
 #include "named.h"
 
+void dli_contents_release(MPI_Datatype *dt)
+{
+  MPI_Count ni, na, nc, nd;
+  int comb;
+  if (!dli_named_type(*dt) &&
+      (PMPI_Type_get_envelope_c(*dt, &ni, &na, &nc, &nd, &comb) != MPI_SUCCESS ||
+       comb != MPI_COMBINER_NAMED))
+    PMPI_Type_free(dt);    /* get_contents returned a reference */
+}
+
 void dli_contents_free(dli_contents *c)
 {
-  for (MPI_Count i = 0; i < c->nd; i++) {
-    MPI_Count ni, na, nc, nd;
-    int comb;
-    if (!dli_named_type(c->types[i]) &&
-        (PMPI_Type_get_envelope_c(c->types[i], &ni, &na, &nc, &nd, &comb) != MPI_SUCCESS ||
-         comb != MPI_COMBINER_NAMED))
-      PMPI_Type_free(&c->types[i]);    /* get_contents returned a reference */
-  }
+  for (MPI_Count i = 0; i < c->nd; i++)
+    dli_contents_release(&c->types[i]);
   if (c->block != c->small)
     free(c->block);
   c->block = NULL;

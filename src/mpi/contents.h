@@ -33,5 +33,7 @@ typedef struct dli_contents {
    comb MPI_COMBINER_NAMED and nothing else */
 DLI_HIDDEN int dli_contents_get(MPI_Datatype dt, dli_contents *c);
 DLI_HIDDEN void dli_contents_free(dli_contents *c);
+/* one type MPI_Type_get_contents returned: freed unless predefined */
+DLI_HIDDEN void dli_contents_release(MPI_Datatype *dt);
 
 #endif

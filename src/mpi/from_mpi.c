@@ -493,24 +493,60 @@ int dli_type_from_mpi_info(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
   return rc;
 }
 
+/* a member that MPICH 4.0.2's engine writes as dataloop does: predefined
+   and, since that engine leaves a long double's padding unwritten where
+   dataloop copies it (the same values, other bytes), no long double */
+static bool flat_member(MPI_Datatype m)
+{
+  return dli_named_type(m) != NULL && m != MPI_LONG_DOUBLE && m != MPI_LONG_DOUBLE_INT &&
+         m != MPI_C_LONG_DOUBLE_COMPLEX && m != MPI_CXX_LONG_DOUBLE_COMPLEX;
+}
+
+/* dli_type_flat asks at a type's first use, every message of a program
+   that makes a type per message: a type of a few arguments is read into
+   the stack, with nothing of the decoder's form built */
+enum { FLAT_ARGS = 16 };
+
 bool dli_type_flat(MPI_Datatype dt, dl_count *unit)
 {
+  *unit = 0;
+  MPI_Count ni, na, nc, nd;
+  int comb;
+  if (PMPI_Type_get_envelope_c(dt, &ni, &na, &nc, &nd, &comb) != MPI_SUCCESS ||
+      comb == MPI_COMBINER_NAMED || nd <= 0)
+    return false;
+  int ints[FLAT_ARGS];
+  MPI_Aint aints[FLAT_ARGS];
+  MPI_Count counts[FLAT_ARGS];
+  MPI_Datatype types[FLAT_ARGS];
   dli_contents c;
-  bool flat = dli_contents_get(dt, &c) == DL_OK && c.nd > 0 &&
-              c.comb != MPI_COMBINER_NAMED;
-  dl_count u = -1;
-  for (MPI_Count i = 0; flat && i < c.nd; i++) {
-    MPI_Datatype m = c.types[i];
-    /* MPICH's engine leaves a long double's padding unwritten, which
-       dataloop copies: the same values, other bytes */
-    flat = dli_named_type(m) != NULL && m != MPI_LONG_DOUBLE &&
-           m != MPI_LONG_DOUBLE_INT && m != MPI_C_LONG_DOUBLE_COMPLEX &&
-           m != MPI_CXX_LONG_DOUBLE_COMPLEX;
-    if (flat)
-      u = unit_join(u, named_unit(c.types[i]));
+  MPI_Datatype *ty = types;
+  bool small = ni <= FLAT_ARGS && na <= FLAT_ARGS && nc <= FLAT_ARGS && nd <= FLAT_ARGS;
+  if (small) {
+    if (PMPI_Type_get_contents_c(dt, ni, na, nc, nd, ints, aints, counts, types) !=
+        MPI_SUCCESS)
+      return false;
+  } else if (dli_contents_get(dt, &c) == DL_OK) {
+    ty = c.types;
+  } else {
+    dli_contents_free(&c);
+    return false;
   }
-  dli_contents_free(&c);
-  *unit = u < 0 ? 0 : u;
+  bool flat = true;
+  dl_count u = -1;
+  for (MPI_Count i = 0; i < nd; i++) {
+    MPI_Datatype m = ty[i];
+    if (!flat_member(m)) {
+      flat = false;
+      if (small && !dli_named_type(m))
+        dli_contents_release(&types[i]);
+    } else if (flat && (i == 0 || m != ty[i - 1])) {
+      u = unit_join(u, named_unit(m));
+    }
+  }
+  if (!small)
+    dli_contents_free(&c);
+  *unit = flat && u > 0 ? u : 0;
   return flat;
 }
 

@@ -24,6 +24,8 @@ run() {
 run -n 2 $plain "$prog"
 run -n 2 $pre "$prog"
 run -n 3 $pre "$prog"
+# one rank: every neighbour of the grid but the edges is this rank itself
+run -n 1 $pre "$prog"
 run -n 4 -genv DL_COLL_ROUNDS 12 $pre "$prog"
 run -genv DL_PIPELINE 1 -genv DL_PIPELINE_CHUNK 96 -n 2 $pre "$prog"
 # every block left to MPICH (only this rank's own slot copied here), then

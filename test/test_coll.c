@@ -559,29 +559,42 @@ static void t_alltoall(MPI_Comm comm, int form, bool c, bool ip)
    slots face MPI_PROC_NULL and must stay as they were) */
 static void t_neighbor(MPI_Comm line, int form, bool c)
 {
-  int me, n;
+  int me, n, nd;
   MPI_Comm_rank(line, &me);
   MPI_Comm_size(line, &n);
-  /* a message per rank and direction: to the left (slot 0), to the right
-     (slot 1); received from the left neighbour's right one and the right
-     neighbour's left one */
-  long left[MAXP], right[MAXP], out[2] = {0}, in[2] = {0};
-  for (int i = 0; i < n; i++) {
-    left[i] = message();
-    right[i] = form == 3 || form == 4 ? left[i] : message();
+  MPI_Cartdim_get(line, &nd);
+  /* a message per rank, dimension and direction: towards the source
+     (slot 2d), towards the destination (slot 2d + 1); received from the
+     source's one towards it and the destination's one towards it. A slot
+     facing this rank itself (a periodic dimension of one) carries one
+     length for all such slots, so that whichever self-facing send MPICH
+     pairs with which receive, nothing truncates */
+  long self = message(), out[MAXP] = {0}, in[MAXP] = {0}, lo[MAXP][3], hi[MAXP][3];
+  for (int i = 0; i < n; i++)
+    for (int d = 0; d < nd; d++) {
+      lo[i][d] = message();
+      hi[i][d] = form == 3 || form == 4 ? lo[i][0] : message();
+      if (form == 3 || form == 4)
+        lo[i][d] = lo[i][0];
+    }
+  for (int d = 0; d < nd; d++) {
+    int src, dst;
+    MPI_Cart_shift(line, d, 1, &src, &dst);
+    bool gather = form == 3 || form == 4;
+    out[2 * d] = src == me && !gather ? self : lo[me][d];
+    out[2 * d + 1] = dst == me && !gather ? self : hi[me][d];
+    in[2 * d] = src == MPI_PROC_NULL ? 12 : src == me ? out[2 * d] : hi[src][d];
+    in[2 * d + 1] = dst == MPI_PROC_NULL ? 12 : dst == me ? out[2 * d + 1] : lo[dst][d];
   }
-  out[0] = left[me];
-  out[1] = right[me];
-  in[0] = me > 0 ? right[me - 1] : 12;
-  in[1] = me < n - 1 ? left[me + 1] : 12;
   if (form == 0 || form == 3) { /* one count a side: all alike */
     long one = message();
-    out[0] = out[1] = in[0] = in[1] = one;
+    for (int i = 0; i < 2 * nd; i++)
+      out[i] = in[i] = one;
   }
   side s, r;
   bool w = form == 2, fixed = form == 0 || form == 3;
-  side_make(&s, form >= 3 ? 1 : 2, out, w, fixed, true);
-  side_make(&r, 2, in, w, fixed, false);
+  side_make(&s, form >= 3 ? 1 : 2 * nd, out, w, fixed, true);
+  side_make(&r, 2 * nd, in, w, fixed, false);
   int rc, rr;
   const char *name;
   switch (form) {
@@ -929,11 +942,13 @@ int main(int argc, char **argv)
   MPI_Allreduce(&pre, &all_preloaded, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   mine.s = seed * 1000003 + (uint64_t)rank;
   shared.s = seed;
-  MPI_Comm comm, line;
+  MPI_Comm comm, line, grid;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-  int dims[1] = {size}, periods[1] = {0};
+  int dims[3] = {size, 1, 1}, periods[3] = {0, 1, 1};
   MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &line);
+  /* a halo's grid: the periodic dimensions of one face this rank itself */
+  MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &grid);
   /* more than 512 derived types alive through every round (MPICH's Yaksa
      builds 4.0-4.0.3 packed contiguous types wrongly past that many,
      pmodels/mpich#6341) */
@@ -966,8 +981,10 @@ int main(int argc, char **argv)
        types (doc/mpi.md): not run */
     for (int form = 0; form < 3; form++)
       t_alltoall(comm, form, c, ip && !nonblocking && !persistent);
-    for (int form = 0; form < 5; form++)
+    for (int form = 0; form < 5; form++) {
       t_neighbor(line, form, c);
+      t_neighbor(grid, form, c);
+    }
     t_bottom(comm);
     t_mixed(comm, k);
     if (size > 1)
@@ -988,6 +1005,7 @@ int main(int argc, char **argv)
   if (rank == 0)
     printf("test_coll: %d ranks, %d rounds, seed %llu: %s\n", size, rounds, seed,
            all ? "FAILED" : "ok");
+  MPI_Comm_free(&grid);
   MPI_Comm_free(&line);
   MPI_Comm_free(&comm);
   MPI_Finalize();

@@ -25,6 +25,7 @@ typedef enum dlp_deviation {
   DLP_DEV_COLL_IN_PLACE_STAGED,    /* coll_alltoall.c, coll_gathers.c, coll_rooted.c */
   DLP_DEV_COLL_PERSIST_DERIVED,    /* coll.c */
   DLP_DEV_COLL_PERSIST_READ_AT_INIT, /* coll.c */
+  DLP_DEV_ALLGATHERV_ONE_RANK,     /* coll_gathers.c */
   DLP_DEV_N
 } dlp_deviation;
 

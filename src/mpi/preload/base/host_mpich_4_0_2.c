@@ -56,5 +56,9 @@ const dlp_host dlp_host_mpich_4_0_2 = {
     [DLP_DEV_COLL_PERSIST_READ_AT_INIT] =
       "persistent gathers read the send buffer when made, not at each start: "
       "the staging is packed when made too, so the bytes are those MPICH sends",
+    [DLP_DEV_ALLGATHERV_ONE_RANK] =
+      "MPI_Allgatherv and MPI_Iallgatherv on a communicator of one rank put "
+      "the data at the receive buffer's start, whatever its displacement: "
+      "those go to MPICH as made",
   },
 };

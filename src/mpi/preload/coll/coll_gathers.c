@@ -22,7 +22,8 @@ static int allgather(bool c, bool v, bool nb, const void *sb, MPI_Count sc,
       (nb ? in_place || !dlp_coll_degrees(comm, &n, &out, nul)
           : !dlp_coll_intra(comm, &n, &me)))
     goto pass;
-  if (v && (!rcs || !rds))
+  if ((v && (!rcs || !rds)) || (v && !nb && n == 1 && !(how && how->init) &&
+                                dlp_host_has(DLP_DEV_ALLGATHERV_ONE_RANK)))
     goto pass;
   dlp_slots s = {.buf = sb, .n = 1, .count = sc, .type = st};
   dlp_slots r = {.buf = rb, .n = n, .count = rc, .counts = v ? rcs : NULL,

@@ -67,16 +67,21 @@ bool dlp_coll_intra(MPI_Comm comm, int *size, int *rank)
          PMPI_Comm_rank(comm, rank) == MPI_SUCCESS;
 }
 
-bool dlp_coll_degrees(MPI_Comm comm, int *in, int *out, bool nul[2 * DLP_COLL_MAXDIMS])
+bool dlp_coll_degrees(MPI_Comm comm, int *in, int *out, bool nul[2 * DLP_COLL_MAXDIMS],
+                      bool self[2 * DLP_COLL_MAXDIMS])
 {
   int topo = MPI_UNDEFINED, me, n, weighted;
-  for (int i = 0; i < 2 * DLP_COLL_MAXDIMS; i++)
+  for (int i = 0; i < 2 * DLP_COLL_MAXDIMS; i++) {
     nul[i] = false;
+    if (self)
+      self[i] = false;
+  }
   if (comm == MPI_COMM_NULL || PMPI_Topo_test(comm, &topo) != MPI_SUCCESS)
     return false;
   switch (topo) {
   case MPI_CART:
-    if (PMPI_Cartdim_get(comm, &n) != MPI_SUCCESS || n > DLP_COLL_MAXDIMS)
+    if (PMPI_Cartdim_get(comm, &n) != MPI_SUCCESS || n > DLP_COLL_MAXDIMS ||
+        PMPI_Comm_rank(comm, &me) != MPI_SUCCESS)
       return false;
     for (int d = 0; d < n; d++) {
       int src, dst;
@@ -84,6 +89,10 @@ bool dlp_coll_degrees(MPI_Comm comm, int *in, int *out, bool nul[2 * DLP_COLL_MA
         return false;
       nul[2 * d] = src == MPI_PROC_NULL;
       nul[2 * d + 1] = dst == MPI_PROC_NULL;
+      if (self) {
+        self[2 * d] = src == me;
+        self[2 * d + 1] = dst == me;
+      }
     }
     *in = *out = 2 * n;
     return true;
@@ -242,12 +251,21 @@ static bool slot_pack(dlp_side *s, int i)
   return dl_pack(d->buf, d->count, d->t, s->stage + s->off[i], d->bytes, &pos) == DL_OK;
 }
 
+/* whether slot i is among the n of list (this rank's own, copied here) */
+static bool listed(const int *list, int n, int i)
+{
+  for (int k = 0; k < n; k++)
+    if (list[k] == i)
+      return true;
+  return false;
+}
+
 /* packs the send side and what the receive side holds before the call */
 static bool pack_sides(dlp_coll *k)
 {
   bool ok = true;
   for (int i = 0; ok && k->s.staged && i < k->s.n; i++)
-    if (k->self < 0 || i != k->self_s)
+    if (!listed(k->self_s, k->nself, i))
       ok = slot_pack(&k->s, i);
   /* MPI_IN_PLACE: the all-to-all forms send every slot but their own,
      which MPICH leaves where it is; the gathers to all their own alone */
@@ -258,10 +276,10 @@ static bool pack_sides(dlp_coll *k)
 }
 
 bool dlp_coll_prepare(dlp_coll *k, MPI_Comm comm, const dlp_slots *send,
-                      const dlp_slots *recv, int fill, int own, int self, int self_s,
-                      const dlp_how *how)
+                      const dlp_slots *recv, int fill, int own, int nself,
+                      const int *self_r, const int *self_s, const dlp_how *how)
 {
-  *k = (dlp_coll){.comm = comm, .fill = fill, .own = own, .self = -1, .self_s = -1};
+  *k = (dlp_coll){.comm = comm, .fill = fill, .own = own};
   bool init = how && how->init, all = init && dlp_host_has(DLP_DEV_COLL_PERSIST_DERIVED);
   dlp_slots none = {.n = 0, .type = MPI_BYTE};
   if (!side_make(&k->s, send ? send : &none, all))
@@ -270,21 +288,25 @@ bool dlp_coll_prepare(dlp_coll *k, MPI_Comm comm, const dlp_slots *send,
     side_free(&k->s);
     return false;
   }
-  /* this rank's own slot is copied here from type to type (one pass, no
-     staging) where it is derived data and both sides have a count per slot
-     (MPICH then gets none of it), or where it is staged (MPICH then moves
-     the staging's bytes, and the copy here is what lands) */
-  if (self >= 0 && self_s >= 0 && self_s < k->s.n && self < k->r.n &&
-      ((k->s.per_slot && k->r.per_slot &&
-        (!dlp_straight(&k->s.d[self_s]) || !dlp_straight(&k->r.d[self]))) ||
-       k->s.off[self_s] != SIZE_MAX || k->r.off[self] != SIZE_MAX)) {
-    k->self = self;
-    k->self_s = self_s;
-    if (k->s.per_slot && k->r.per_slot)
-      k->s.counts[self_s] = k->r.counts[self] = 0;
+  /* this rank's own slots are copied here from type to type (one pass, no
+     staging) where they are derived data and both sides have a count per
+     slot (MPICH then gets none of them), or where they are staged (MPICH
+     then moves the staging's bytes, and the copy here is what lands) */
+  for (int p = 0; p < nself && p < 2 * DLP_COLL_MAXDIMS; p++) {
+    int r = self_r[p], s = self_s[p];
+    if (r >= 0 && s >= 0 && s < k->s.n && r < k->r.n &&
+        !(k->s.none && k->s.none[s]) && !(k->r.none && k->r.none[r]) &&
+        ((k->s.per_slot && k->r.per_slot &&
+          (!dlp_straight(&k->s.d[s]) || !dlp_straight(&k->r.d[r]))) ||
+         k->s.off[s] != SIZE_MAX || k->r.off[r] != SIZE_MAX)) {
+      k->self_r[k->nself] = r;
+      k->self_s[k->nself++] = s;
+      if (k->s.per_slot && k->r.per_slot)
+        k->s.counts[s] = k->r.counts[r] = 0;
+    }
   }
   bool pack_now = !init || dlp_host_has(DLP_DEV_COLL_PERSIST_READ_AT_INIT);
-  if ((!k->s.staged && !k->r.staged && k->self < 0) || (pack_now && !pack_sides(k))) {
+  if ((!k->s.staged && !k->r.staged && k->nself == 0) || (pack_now && !pack_sides(k))) {
     side_free(&k->s);
     side_free(&k->r);
     return false;
@@ -407,11 +429,11 @@ static int unpack(dlp_coll *k, int rc)
 {
   if (rc == MPI_SUCCESS && k->r.staged)
     for (int i = 0; i < k->r.n; i++)
-      if (k->r.off[i] != SIZE_MAX && i != k->own && i != k->self &&
+      if (k->r.off[i] != SIZE_MAX && i != k->own && !listed(k->self_r, k->nself, i) &&
           !(k->r.none && k->r.none[i]))
         dlp_stage_in(&k->r.d[i], k->r.stage + k->r.off[i], k->r.d[i].bytes);
-  if (rc == MPI_SUCCESS && k->self >= 0) {
-    const dlp_data *a = &k->s.d[k->self_s], *b = &k->r.d[k->self];
+  for (int p = 0; rc == MPI_SUCCESS && p < k->nself; p++) {
+    const dlp_data *a = &k->s.d[k->self_s[p]], *b = &k->r.d[k->self_r[p]];
     size_t copied = 0;
     int dlrc = dl_copy(a->buf, a->count, a->t, b->buf, b->count, b->t, &copied);
     if (dlrc == DL_ERR_TRUNCATE)

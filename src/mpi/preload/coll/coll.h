@@ -56,14 +56,18 @@ typedef struct dlp_side {
    the gathers to all: this rank's part) */
 enum { DLP_FILL_NONE, DLP_FILL_ALL, DLP_FILL_OWN };
 
+/* the most dimensions of a Cartesian topology the interposer serves */
+#define DLP_COLL_MAXDIMS 32
+
 typedef struct dlp_coll {
   MPI_Comm comm;
   dlp_side s, r;
   int fill;
   int own;                     /* a receive slot not unpacked (MPI_IN_PLACE:
                                   MPICH leaves it alone), or -1 */
-  int self, self_s;            /* the receive slot this rank sends itself
-                                  from send slot self_s, copied here, or -1 */
+  int nself;                   /* receive slots this rank sends itself, */
+  int self_r[2 * DLP_COLL_MAXDIMS];  /* each from send slot self_s[k], */
+  int self_s[2 * DLP_COLL_MAXDIMS];  /* copied here */
   bool held;                   /* the slots' types held (not blocking) */
 } dlp_coll;
 
@@ -120,12 +124,13 @@ typedef struct dlp_how {
    Persistent: every derived slot staged, dense ones too (MPICH 4.0.2's
    persistent collectives drop a reference of a derived type too many);
    packed now (MPICH 4.0.2's persistent gathers read the send buffer when
-   made) and at every start. self: the receive slot this rank sends
-   itself, from send slot self_s (an all-to-all form not in place: its
-   rank both; a gather's root: its rank and 0), copied here; -1: none */
+   made) and at every start. self_r[k], k < nself: a receive slot this
+   rank sends itself, from send slot self_s[k] (an all-to-all form not in
+   place: its rank both; a gather's root: its rank and 0; a neighbour
+   form: dlp_coll_self_pairs'), copied here */
 DLI_HIDDEN bool dlp_coll_prepare(dlp_coll *k, MPI_Comm comm, const dlp_slots *send,
-                                 const dlp_slots *recv, int fill, int own, int self,
-                                 int self_s, const dlp_how *how);
+                                 const dlp_slots *recv, int fill, int own, int nself,
+                                 const int *self_r, const int *self_s, const dlp_how *how);
 /* after MPICH's call returned rc. Blocking (how NULL): the receive side
    unpacked (only when rc is MPI_SUCCESS), everything freed; returns rc.
    Nonblocking: inner is MPICH's request, and *how->q becomes the
@@ -148,10 +153,17 @@ DLI_HIDDEN bool dlp_coll_named(MPI_Datatype dt);
    its size */
 DLI_HIDDEN bool dlp_coll_intra(MPI_Comm comm, int *size, int *rank);
 /* a topology's in- and out-degree (neighbour collectives); false: none.
-   nul: a Cartesian topology's edges, slots facing MPI_PROC_NULL (the
-   same for both sides: source, then destination, of each dimension) */
-#define DLP_COLL_MAXDIMS 32
+   nul: a Cartesian topology's edges, slots facing MPI_PROC_NULL; self
+   (unless NULL): its slots facing this rank (both the same for both
+   sides: source, then destination, of each dimension) */
 DLI_HIDDEN bool dlp_coll_degrees(MPI_Comm comm, int *in, int *out,
-                                 bool nul[2 * DLP_COLL_MAXDIMS]);
+                                 bool nul[2 * DLP_COLL_MAXDIMS],
+                                 bool self[2 * DLP_COLL_MAXDIMS]);
+/* a neighbour collective's slots facing this rank (self, n of them:
+   dlp_coll_degrees'), paired as the host pairs them in the form `how`
+   asks (self_pairs.c): receive slot recv[k] gets send slot send[k];
+   returns how many pairs (0: none, or the host's pairing unknown) */
+DLI_HIDDEN int dlp_coll_self_pairs(const bool *self, int n, const dlp_how *how, int *recv,
+                                   int *send);
 
 #endif

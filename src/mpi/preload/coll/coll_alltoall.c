@@ -12,13 +12,16 @@
 /* the slots' count: the group (and *me) or the neighbours (*me -1; nul:
    dlp_coll_degrees') */
 static bool peers(bool nb, MPI_Comm comm, int *nout, int *nin, int *me,
-                  bool nul[2 * DLP_COLL_MAXDIMS])
+                  bool nul[2 * DLP_COLL_MAXDIMS], bool self[2 * DLP_COLL_MAXDIMS])
 {
   *me = -1;
-  for (int i = 0; i < 2 * DLP_COLL_MAXDIMS; i++)
+  for (int i = 0; i < 2 * DLP_COLL_MAXDIMS; i++) {
     nul[i] = false;
+    if (self)
+      self[i] = false;
+  }
   if (nb)
-    return dlp_coll_degrees(comm, nin, nout, nul);
+    return dlp_coll_degrees(comm, nin, nout, nul, self);
   if (!dlp_coll_intra(comm, nout, me))
     return false;
   *nin = *nout;
@@ -48,7 +51,7 @@ static int alltoall(bool c, bool v, bool nb, const void *sb, MPI_Count sc, const
     goto pass;
   /* DLP_DEV_COLL_IN_PLACE_STAGED: in place, not blocking, MPICH's call */
   if ((in_place && (nb || (how && dlp_host_has(DLP_DEV_COLL_IN_PLACE_STAGED)))) ||
-      !peers(nb, comm, &nout, &nin, &me, nul))
+      !peers(nb, comm, &nout, &nin, &me, nul, NULL))
     goto pass;
   if (v && (!rcs || !rds || (!in_place && (!scs || !sds))))
     goto pass;
@@ -60,7 +63,7 @@ static int alltoall(bool c, bool v, bool nb, const void *sb, MPI_Count sc, const
                  .none = nul};
   if (!dlp_coll_prepare(&k, comm, in_place ? NULL : &s, &r,
                         in_place ? DLP_FILL_ALL : DLP_FILL_NONE, in_place ? me : -1,
-                        in_place ? -1 : me, in_place ? -1 : me, how))
+                        !in_place && me >= 0, &me, &me, how))
     goto pass;
   /* MPI_IN_PLACE: the send arguments are ignored; the receive side's fill
      their places */
@@ -113,11 +116,11 @@ static int alltoallw(bool c, bool nb, const void *sb, const void *scs, const voi
 {
   MPI_Request in = MPI_REQUEST_NULL;
   int nout, nin, me;
-  bool nul[2 * DLP_COLL_MAXDIMS];
+  bool nul[2 * DLP_COLL_MAXDIMS], self[2 * DLP_COLL_MAXDIMS];
   dlp_coll k;
   bool in_place = sb == MPI_IN_PLACE;
   if ((in_place && (nb || (how && dlp_host_has(DLP_DEV_COLL_IN_PLACE_STAGED)))) ||
-      !peers(nb, comm, &nout, &nin, &me, nul))
+      !peers(nb, comm, &nout, &nin, &me, nul, self))
     goto pass;
   if (!rcs || !rds || !rts || (!in_place && (!scs || !sds || !sts)))
     goto pass;
@@ -127,9 +130,18 @@ static int alltoallw(bool c, bool nb, const void *sb, const void *scs, const voi
                  .displs_c = c || nb, .types = sts, .none = nul};
   dlp_slots r = {.buf = rb, .n = nin, .counts = rcs, .displs = rds, .counts_c = c,
                  .displs_c = c || nb, .types = rts, .none = nul};
+  /* this rank's own slot, or a neighbour form's slots facing this rank,
+     paired as MPICH pairs them */
+  int self_r[2 * DLP_COLL_MAXDIMS], self_s[2 * DLP_COLL_MAXDIMS], nself = 0;
+  if (in_place)
+    nself = 0;
+  else if (!nb)
+    nself = 1, self_r[0] = self_s[0] = me;
+  else if (nout == nin)
+    nself = dlp_coll_self_pairs(self, nout, how, self_r, self_s);
   if (!dlp_coll_prepare(&k, comm, in_place ? NULL : &s, &r,
-                        in_place ? DLP_FILL_ALL : DLP_FILL_NONE, in_place ? me : -1,
-                        in_place ? -1 : me, in_place ? -1 : me, how))
+                        in_place ? DLP_FILL_ALL : DLP_FILL_NONE, in_place ? me : -1, nself,
+                        self_r, self_s, how))
     goto pass;
   const dlp_side *ss = in_place ? &k.r : &k.s;
   const void *sbuf = in_place ? MPI_IN_PLACE : DLP_BASE(k.s, sb);

@@ -19,7 +19,7 @@ static int allgather(bool c, bool v, bool nb, const void *sb, MPI_Count sc,
     goto pass;
   /* DLP_DEV_COLL_IN_PLACE_STAGED: in place, persistent, MPICH's call */
   if ((in_place && how && how->init && dlp_host_has(DLP_DEV_COLL_IN_PLACE_STAGED)) ||
-      (nb ? in_place || !dlp_coll_degrees(comm, &n, &out, nul)
+      (nb ? in_place || !dlp_coll_degrees(comm, &n, &out, nul, NULL)
           : !dlp_coll_intra(comm, &n, &me)))
     goto pass;
   if ((v && (!rcs || !rds)) || (v && !nb && n == 1 && !(how && how->init) &&
@@ -30,8 +30,8 @@ static int allgather(bool c, bool v, bool nb, const void *sb, MPI_Count sc,
                  .displs = v ? rds : NULL, .counts_c = c, .displs_c = c, .type = rt,
                  .none = nb ? nul : NULL};
   if (!dlp_coll_prepare(&k, comm, in_place ? NULL : &s, &r,
-                        in_place ? DLP_FILL_OWN : DLP_FILL_NONE, in_place ? me : -1, -1, -1,
-                        how))
+                        in_place ? DLP_FILL_OWN : DLP_FILL_NONE, in_place ? me : -1, 0, NULL,
+                        NULL, how))
     goto pass;
   const void *sbuf = in_place ? MPI_IN_PLACE : DLP_BASE(k.s, sb);
   MPI_Count scount = DLP_ONE(k.s, sc), rcount = DLP_ONE(k.r, rc);

@@ -19,7 +19,7 @@ static int bcast(bool c, void *buf, MPI_Count count, MPI_Datatype dt, int root,
     goto pass;
   dlp_slots one = {.buf = buf, .n = 1, .count = count, .type = dt};
   if (!dlp_coll_prepare(&k, comm, me == root ? &one : NULL, me == root ? NULL : &one,
-                        DLP_FILL_NONE, -1, -1, -1, how))
+                        DLP_FILL_NONE, -1, 0, NULL, NULL, how))
     goto pass;
   const dlp_side *s = me == root ? &k.s : &k.r;
   int rc = DLP_STAGED(how, in, PMPI_Bcast_c, PMPI_Ibcast_c, PMPI_Bcast_init_c, s->base,
@@ -51,9 +51,10 @@ static int gather(bool c, bool v, const void *sb, MPI_Count sc, MPI_Datatype st,
   dlp_slots s = {.buf = sb, .n = 1, .count = sc, .type = st};
   dlp_slots r = {.buf = rb, .n = n, .count = rc, .counts = v ? rcs : NULL,
                  .displs = v ? rds : NULL, .counts_c = c, .displs_c = c, .type = rt};
+  int zero = 0;
   if (!dlp_coll_prepare(&k, comm, in_place ? NULL : &s, at_root ? &r : NULL,
-                        DLP_FILL_NONE, in_place ? me : -1, at_root && !in_place ? me : -1,
-                        0, how))
+                        DLP_FILL_NONE, in_place ? me : -1, at_root && !in_place, &me, &zero,
+                        how))
     goto pass;
   const void *sbuf = in_place ? MPI_IN_PLACE : DLP_BASE(k.s, sb);
   MPI_Count scount = DLP_ONE(k.s, sc);
@@ -96,7 +97,7 @@ static int scatter(bool c, bool v, const void *sb, MPI_Count sc, const void *scs
                  .displs = v ? sds : NULL, .counts_c = c, .displs_c = c, .type = st};
   dlp_slots r = {.buf = rb, .n = 1, .count = rc, .type = rt};
   if (!dlp_coll_prepare(&k, comm, at_root ? &s : NULL, in_place ? NULL : &r,
-                        DLP_FILL_NONE, -1, -1, -1, how))
+                        DLP_FILL_NONE, -1, 0, NULL, NULL, how))
     goto pass;
   void *rbuf = in_place ? MPI_IN_PLACE : DLP_BASE(k.r, rb);
   MPI_Count rcount = DLP_ONE(k.r, rc);

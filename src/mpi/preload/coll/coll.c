@@ -81,7 +81,7 @@ bool dlp_coll_degrees(MPI_Comm comm, int *in, int *out, bool nul[2 * DLP_COLL_MA
   switch (topo) {
   case MPI_CART:
     if (PMPI_Cartdim_get(comm, &n) != MPI_SUCCESS || n > DLP_COLL_MAXDIMS ||
-        PMPI_Comm_rank(comm, &me) != MPI_SUCCESS)
+        (self && PMPI_Comm_rank(comm, &me) != MPI_SUCCESS))
       return false;
     for (int d = 0; d < n; d++) {
       int src, dst;

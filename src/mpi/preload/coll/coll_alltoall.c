@@ -9,17 +9,14 @@
 #include "../base/host.h"
 
 
-/* the slots' count: the group (and *me) or the neighbours (*me -1; nul:
-   dlp_coll_degrees') */
+/* the slots' count: the group (and *me) or the neighbours (*me -1; nul
+   and self: dlp_coll_degrees', self only set for them) */
 static bool peers(bool nb, MPI_Comm comm, int *nout, int *nin, int *me,
                   bool nul[2 * DLP_COLL_MAXDIMS], bool self[2 * DLP_COLL_MAXDIMS])
 {
   *me = -1;
-  for (int i = 0; i < 2 * DLP_COLL_MAXDIMS; i++) {
+  for (int i = 0; i < 2 * DLP_COLL_MAXDIMS; i++)
     nul[i] = false;
-    if (self)
-      self[i] = false;
-  }
   if (nb)
     return dlp_coll_degrees(comm, nin, nout, nul, self);
   if (!dlp_coll_intra(comm, nout, me))
@@ -131,13 +128,11 @@ static int alltoallw(bool c, bool nb, const void *sb, const void *scs, const voi
   dlp_slots r = {.buf = rb, .n = nin, .counts = rcs, .displs = rds, .counts_c = c,
                  .displs_c = c || nb, .types = rts, .none = nul};
   /* this rank's own slot, or a neighbour form's slots facing this rank,
-     paired as MPICH pairs them */
+     paired as the host pairs them */
   int self_r[2 * DLP_COLL_MAXDIMS], self_s[2 * DLP_COLL_MAXDIMS], nself = 0;
-  if (in_place)
-    nself = 0;
-  else if (!nb)
+  if (!in_place && !nb)
     nself = 1, self_r[0] = self_s[0] = me;
-  else if (nout == nin)
+  else if (!in_place && nout == nin)
     nself = dlp_coll_self_pairs(self, nout, how, self_r, self_s);
   if (!dlp_coll_prepare(&k, comm, in_place ? NULL : &s, &r,
                         in_place ? DLP_FILL_ALL : DLP_FILL_NONE, in_place ? me : -1, nself,

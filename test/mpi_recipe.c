@@ -51,16 +51,6 @@ static int mpi_order(int o)
   return o == DL_ORDER_FORTRAN ? MPI_ORDER_FORTRAN : MPI_ORDER_C;
 }
 
-/* the recipe's lists as MPI_Count arrays (dl_count and int64_t need not be
-   the same C type as MPI_Count) */
-static MPI_Count *counts(const int64_t *v, int64_t n)
-{
-  MPI_Count *c = malloc(sizeof(MPI_Count) * (size_t)(n + 1));
-  for (int64_t i = 0; c && i < n; i++)
-    c[i] = v[i];
-  return c;
-}
-
 /* the classic constructors (int counts, MPI_Aint bytes), whose types ROMIO
    can flatten; the recipe's numbers are small enough for int */
 static int make_classic(const recipe *rc, MPI_Datatype c, MPI_Datatype *kids,
@@ -127,30 +117,37 @@ int recipe_build_mpi_classic(const recipe *rc, MPI_Datatype *out)
   return build_mpi(rc, out, false);
 }
 
-/* the recipe's top level over its children's MPI types */
-static int mpi_level(const recipe *rc, MPI_Datatype *kids, bool large, MPI_Datatype *out)
+#if MPI_VERSION >= 4
+/* the recipe's lists as MPI_Count arrays (dl_count and int64_t need not be
+   the same C type as MPI_Count) */
+static MPI_Count *counts(const int64_t *v, int64_t n)
+{
+  MPI_Count *c = malloc(sizeof(MPI_Count) * (size_t)(n + 1));
+  for (int64_t i = 0; c && i < n; i++)
+    c[i] = v[i];
+  return c;
+}
+
+/* the large-count constructors (MPI-4) */
+static int make_large(const recipe *rc, MPI_Datatype c, MPI_Datatype *kids,
+                      MPI_Datatype *out)
 {
   int err = MPI_SUCCESS;
-  MPI_Datatype c = kids[0];
   MPI_Count *bls = counts(rc->bls, rc->bls ? rc->n : 0);
   MPI_Count *ds = counts(rc->displs, rc->displs ? rc->n : 0);
   MPI_Count sizes[3], subs[3], starts[3];
+  int dist[3], darg[3];
   for (int i = 0; i < rc->ndims; i++) {
     sizes[i] = rc->sizes[i];
     subs[i] = rc->subs[i];
     starts[i] = rc->starts[i];
-  }
-  int dist[3], darg[3];
-  for (int i = 0; i < rc->ndims; i++) {
     dist[i] = mpi_distrib(rc->dist[i]);
     darg[i] = rc->darg[i] == DL_DISTRIBUTE_DFLT_DARG ? MPI_DISTRIBUTE_DFLT_DARG
                                                      : rc->darg[i];
   }
   if (!bls || !ds)
     err = MPI_ERR_NO_MEM;
-  if (err == MPI_SUCCESS && !large)
-    err = make_classic(rc, c, kids, out);
-  else if (err == MPI_SUCCESS) {
+  else {
     switch (rc->kind) {
     case RT_CONTIG: err = MPI_Type_contiguous_c(rc->n, c, out); break;
     case RT_VECTOR: err = MPI_Type_vector_c(rc->n, rc->bl, rc->stride, c, out); break;
@@ -184,6 +181,20 @@ static int mpi_level(const recipe *rc, MPI_Datatype *kids, bool large, MPI_Datat
   free(bls);
   free(ds);
   return err;
+}
+#endif
+
+/* the recipe's top level over its children's MPI types: an MPI-3.1 host
+   (Open MPI 4.1) has only the classic constructors */
+static int mpi_level(const recipe *rc, MPI_Datatype *kids, bool large, MPI_Datatype *out)
+{
+#if MPI_VERSION >= 4
+  if (large)
+    return make_large(rc, kids[0], kids, out);
+#else
+  (void)large;
+#endif
+  return make_classic(rc, kids[0], kids, out);
 }
 
 /* the new type keeps what it needs of its children */
@@ -239,7 +250,7 @@ int recipe_host(const recipe *rc, MPI_Datatype *out, model **m)
   for (int i = 0; i < rc->nkids; i++)
     model_free(km[i]);
   MPI_Count lb, ext;
-  if (std && MPI_Type_get_extent_c(*out, &lb, &ext) == MPI_SUCCESS &&
+  if (std && MPI_Type_get_extent_x(*out, &lb, &ext) == MPI_SUCCESS &&
       (lb != std->lb || ext != model_extent(std))) {
     *m = model_resized(std, lb, ext);
     model_free(std);

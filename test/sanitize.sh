@@ -25,7 +25,7 @@ export ASAN_OPTIONS=abort_on_error=1:strict_string_checks=1:detect_stack_use_aft
 cat > run-test <<'EOS'
 #!/bin/sh
 case "$*" in
-*test_mpich|*test_bridge|*test_strategy|*test_io_romio|*test_external|*io-twoproc.sh|*tools.sh|*interposer.sh) ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 ;;
+*test_mpich|*test_bridge|*test_openmpi|*test_strategy|*test_io_romio|*test_external|*io-twoproc.sh|*tools.sh|*interposer.sh) ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 ;;
 *) ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=1 ;;
 esac
 export ASAN_OPTIONS

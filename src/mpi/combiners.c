@@ -53,7 +53,7 @@ int dli_darray(const dli_contents *c, dl_type *old, dl_type **out)
 int dli_f90(MPI_Datatype dt, int comb, dl_type **out)
 {
   MPI_Count size;
-  if (PMPI_Type_size_c(dt, &size) != MPI_SUCCESS)
+  if (dli_mpi_size(dt, &size) != MPI_SUCCESS)
     return DL_ERR_ARG;
   dl_builtin_t b;
   if (comb == MPI_COMBINER_F90_INTEGER)

@@ -11,7 +11,7 @@ void dli_contents_release(MPI_Datatype *dt)
   MPI_Count ni, na, nc, nd;
   int comb;
   if (!dli_named_type(*dt) &&
-      (PMPI_Type_get_envelope_c(*dt, &ni, &na, &nc, &nd, &comb) != MPI_SUCCESS ||
+      (dli_mpi_envelope(*dt, &ni, &na, &nc, &nd, &comb) != MPI_SUCCESS ||
        comb != MPI_COMBINER_NAMED))
     PMPI_Type_free(dt);    /* get_contents returned a reference */
 }
@@ -43,7 +43,7 @@ int dli_contents_get(MPI_Datatype dt, dli_contents *c)
   c->types = NULL;
   c->v = NULL;
   c->block = NULL;
-  if (PMPI_Type_get_envelope_c(dt, &c->ni, &c->na, &c->nc, &c->nd, &c->comb) != MPI_SUCCESS)
+  if (dli_mpi_envelope(dt, &c->ni, &c->na, &c->nc, &c->nd, &c->comb) != MPI_SUCCESS)
     return DL_ERR_ARG;
   if (c->comb == MPI_COMBINER_NAMED)
     return DL_OK;
@@ -63,7 +63,7 @@ int dli_contents_get(MPI_Datatype dt, dli_contents *c)
   c->ints = carve(&at, c->ni, sizeof(int));
   MPI_Count nd = c->nd;
   c->nd = 0;          /* nothing to free until the call fills them */
-  if (PMPI_Type_get_contents_c(dt, c->ni, c->na, c->nc, nd, c->ints, c->aints,
+  if (dli_mpi_contents(dt, c->ni, c->na, c->nc, nd, c->ints, c->aints,
                                c->counts, c->types) != MPI_SUCCESS)
     return DL_ERR_ARG;
   c->nd = nd;

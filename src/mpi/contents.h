@@ -1,11 +1,11 @@
-/* A derived MPI datatype's constructor and arguments (MPI_Type_get_envelope_c
- * and MPI_Type_get_contents_c), as the bridge reads them: needs only
+/* A derived MPI datatype's constructor and arguments (MPI_Type_get_envelope
+ * and MPI_Type_get_contents, calls.h), as the bridge reads them: needs only
  * mpi.h, so that the decoder (from_mpi.c) and the structure cache
  * (shape.c) share one reading. */
 #ifndef DLI_CONTENTS_H
 #define DLI_CONTENTS_H
 
-#include <mpi.h>
+#include "calls.h"
 #include <stdint.h>
 
 #ifndef DLI_HIDDEN

@@ -124,7 +124,7 @@ static dl_count named_unit(MPI_Datatype dt)
   MPI_Count size;
   if (dt == MPI_FLOAT_INT || dt == MPI_DOUBLE_INT || dt == MPI_LONG_INT ||
       dt == MPI_SHORT_INT || dt == MPI_LONG_DOUBLE_INT ||
-      PMPI_Type_size_c(dt, &size) != MPI_SUCCESS || size <= 0)
+      dli_mpi_size(dt, &size) != MPI_SUCCESS || size <= 0)
     return 0;
   if (dt == MPI_2INT || dt == MPI_2INTEGER || dt == MPI_2REAL ||
       dt == MPI_2DOUBLE_PRECISION)
@@ -186,7 +186,7 @@ static int host_bounds(MPI_Datatype dt, dl_type **t)
 {
   MPI_Count lb, extent;
   dl_aint l, e;
-  if (PMPI_Type_get_extent_c(dt, &lb, &extent) != MPI_SUCCESS)
+  if (dli_mpi_extent(dt, &lb, &extent) != MPI_SUCCESS)
     return DL_ERR_ARG;
   int rc = dl_type_extent(*t, &l, &e);
   if (rc || (l == lb && e == extent))
@@ -226,16 +226,16 @@ static dl_count fanout_of(const dli_contents *c, dl_count old, dl_count s)
 {
   dl_count own = 0;
   switch (c->comb) {
-  case MPI_COMBINER_VECTOR: case MPI_COMBINER_HVECTOR: case MPI_COMBINER_HVECTOR_INTEGER:
+  case MPI_COMBINER_VECTOR: case MPI_COMBINER_HVECTOR: case DLI_COMBINER_HVECTOR_INTEGER:
   case MPI_COMBINER_INDEXED: case MPI_COMBINER_HINDEXED:
-  case MPI_COMBINER_HINDEXED_INTEGER: case MPI_COMBINER_INDEXED_BLOCK:
+  case DLI_COMBINER_HINDEXED_INTEGER: case MPI_COMBINER_INDEXED_BLOCK:
   case MPI_COMBINER_HINDEXED_BLOCK:
     own = c->v[0];
     break;
   case MPI_COMBINER_SUBARRAY: case MPI_COMBINER_DARRAY:
     own = dims_fanout(c);
     break;
-  case MPI_COMBINER_STRUCT: case MPI_COMBINER_STRUCT_INTEGER:
+  case MPI_COMBINER_STRUCT: case DLI_COMBINER_STRUCT_INTEGER:
     return s;
   default:
     break;
@@ -255,7 +255,7 @@ static int build(MPI_Datatype dt, const dli_contents *c, dl_type **out,
   const int64_t *v = c->v;
   *info = (dli_mpi_info){.basic = MPI_DATATYPE_NULL};
   if (!rc && c->nd > 0 && c->comb != MPI_COMBINER_STRUCT &&
-      c->comb != MPI_COMBINER_STRUCT_INTEGER) {
+      c->comb != DLI_COMBINER_STRUCT_INTEGER) {
     rc = lookup(c->types[0], &old, &oi);
     op = oi.props;
   }
@@ -274,7 +274,7 @@ static int build(MPI_Datatype dt, const dli_contents *c, dl_type **out,
       *props = replicated(v[0], NULL, v[1], old, op);
       break;
     case MPI_COMBINER_HVECTOR:
-    case MPI_COMBINER_HVECTOR_INTEGER:
+    case DLI_COMBINER_HVECTOR_INTEGER:
       rc = dl_type_hvector(v[0], v[1], v[2], old, out);
       *props = replicated(v[0], NULL, v[1], old, op);
       break;
@@ -283,7 +283,7 @@ static int build(MPI_Datatype dt, const dli_contents *c, dl_type **out,
       *props = replicated(v[0], v + 1, 0, old, op);
       break;
     case MPI_COMBINER_HINDEXED:
-    case MPI_COMBINER_HINDEXED_INTEGER:
+    case DLI_COMBINER_HINDEXED_INTEGER:
       rc = dl_type_hindexed(v[0], v + 1, v + 1 + v[0], old, out);
       *props = replicated(v[0], v + 1, 0, old, op);
       break;
@@ -296,7 +296,7 @@ static int build(MPI_Datatype dt, const dli_contents *c, dl_type **out,
       *props = replicated(v[0], NULL, v[1], old, op);
       break;
     case MPI_COMBINER_STRUCT:
-    case MPI_COMBINER_STRUCT_INTEGER:
+    case DLI_COMBINER_STRUCT_INTEGER:
       rc = structure(c, out, info);
       break;
     case MPI_COMBINER_RESIZED:
@@ -320,9 +320,9 @@ static int build(MPI_Datatype dt, const dli_contents *c, dl_type **out,
   }
   if (!rc)
     info->fanout = fanout_of(c, oi.fanout, info->fanout);
-  if (!rc && c->comb != MPI_COMBINER_STRUCT && c->comb != MPI_COMBINER_STRUCT_INTEGER)
+  if (!rc && c->comb != MPI_COMBINER_STRUCT && c->comb != DLI_COMBINER_STRUCT_INTEGER)
     info->unit = c->nd > 0 ? oi.unit : named_unit(dt);
-  if (!rc && c->comb != MPI_COMBINER_STRUCT && c->comb != MPI_COMBINER_STRUCT_INTEGER)
+  if (!rc && c->comb != MPI_COMBINER_STRUCT && c->comb != DLI_COMBINER_STRUCT_INTEGER)
     info->basic = c->nd > 0 ? oi.basic : dt;
   if (!rc && negative(*out, 0))
     *props |= NEG_STD;
@@ -512,7 +512,7 @@ bool dli_type_flat(MPI_Datatype dt, dl_count *unit)
   *unit = 0;
   MPI_Count ni, na, nc, nd;
   int comb;
-  if (PMPI_Type_get_envelope_c(dt, &ni, &na, &nc, &nd, &comb) != MPI_SUCCESS ||
+  if (dli_mpi_envelope(dt, &ni, &na, &nc, &nd, &comb) != MPI_SUCCESS ||
       comb == MPI_COMBINER_NAMED || nd <= 0)
     return false;
   int ints[FLAT_ARGS];
@@ -523,7 +523,7 @@ bool dli_type_flat(MPI_Datatype dt, dl_count *unit)
   MPI_Datatype *ty = types;
   bool small = ni <= FLAT_ARGS && na <= FLAT_ARGS && nc <= FLAT_ARGS && nd <= FLAT_ARGS;
   if (small) {
-    if (PMPI_Type_get_contents_c(dt, ni, na, nc, nd, ints, aints, counts, types) !=
+    if (dli_mpi_contents(dt, ni, na, nc, nd, ints, aints, counts, types) !=
         MPI_SUCCESS)
       return false;
   } else if (dli_contents_get(dt, &c) == DL_OK) {

@@ -11,8 +11,14 @@
  * model instead, and a test per class pins Open MPI's own answer, so that
  * a fixed Open MPI shows up.
  *
+ * With the interposer for Open MPI preloaded (test/openmpi.sh), the
+ * program's MPI_Pack, MPI_Unpack and external32 calls are the
+ * interposer's: each is compared with Open MPI's own (PMPI_), on data
+ * and on calls Open MPI refuses (errors_as_openmpi).
+ *
  * A plain single-process program: Open MPI's singleton init. */
 #include <check.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +30,24 @@
 #include "randtype.h"
 #include "runner.h"
 
+/* Valgrind: a fifth of the scaled draws (memcheck proves the memory rules
+   on fewer; Open MPI's calls run slowly under it) */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define UNDER_VALGRIND (RUNNING_ON_VALGRIND != 0)
+#endif
+#endif
+#ifndef UNDER_VALGRIND
+#define UNDER_VALGRIND false
+#endif
+
 #define MPI_OK(call) ck_assert_int_eq((call), MPI_SUCCESS)
 
 static uint64_t seed;
+/* whether the interposer for Open MPI is loaded: the program's MPI_Pack
+   and friends are then its (compared with Open MPI's PMPI_ ones) */
+static bool preloaded;
 
 /* the classes of random type each draw falls in (a recipe's levels) */
 enum { C_RESIZED, C_EMPTY_MEMBER, C_SUBARRAY, C_DARRAY, C_NEG_EXTENT, C_STRUCT, C_N };
@@ -96,16 +117,18 @@ static void pack_case(const model *m, MPI_Datatype mt, const dl_type *t, int cou
     m2[i] = (char)~m1[i];
     got[i] = m1[i];
   }
-  int ps;
-  MPI_OK(MPI_Pack_size(count, mt, MPI_COMM_SELF, &ps));
+  int ps, sps;
+  MPI_OK(PMPI_Pack_size(count, mt, MPI_COMM_SELF, &ps));
+  MPI_OK(MPI_Pack_size(count, mt, MPI_COMM_SELF, &sps));
+  ck_assert_int_eq(sps, ps);
   size_t dps;
   ck_assert_int_eq(dl_pack_size(count, t, &dps), DL_OK);
   ck_assert_msg((size_t)ps == dps, "seed %llu: pack size %zu, Open MPI %d: %s",
                 (unsigned long long)seed, dps, ps, desc);
   int p1 = (int)at, p2 = (int)at;
   if (host_right) {
-    MPI_OK(MPI_Pack(in.origin, count, mt, m1, (int)out, &p1, MPI_COMM_SELF));
-    MPI_OK(MPI_Pack(in.origin, count, mt, m2, (int)out, &p2, MPI_COMM_SELF));
+    MPI_OK(PMPI_Pack(in.origin, count, mt, m1, (int)out, &p1, MPI_COMM_SELF));
+    MPI_OK(PMPI_Pack(in.origin, count, mt, m2, (int)out, &p2, MPI_COMM_SELF));
   } else {
     model_pack(runs, nruns, in.origin, m1 + at);
     model_pack(runs, nruns, in.origin, m2 + at);
@@ -121,6 +144,16 @@ static void pack_case(const model *m, MPI_Datatype mt, const dl_type *t, int cou
     ck_assert_msg(m1[i] == m2[i] && m1[i] == got[i], "seed %llu: packed byte %zu "
                   "differs from Open MPI's%s: count %d, %s", (unsigned long long)seed,
                   i - at, m1[i] == m2[i] ? "" : " (which left it unwritten)", count, desc);
+  /* the program's MPI_Pack (the interposer's when preloaded) */
+  if (host_right || preloaded) {
+    for (size_t i = 0; i < out; i++)
+      got[i] = (char)(i * 131 + 7);
+    int ps3 = (int)at;
+    MPI_OK(MPI_Pack(in.origin, count, mt, got, (int)out, &ps3, MPI_COMM_SELF));
+    ck_assert_msg(ps3 == p1 && memcmp(got, m1, out) == 0, "seed %llu: MPI_Pack differs "
+                  "from %s: count %d, %s", (unsigned long long)seed,
+                  host_right ? "Open MPI's" : "the model", count, desc);
+  }
   free(m1);
   free(m2);
   free(got);
@@ -148,7 +181,7 @@ static void unpack_case(const model *m, MPI_Datatype mt, const dl_type *t, int c
   int p = (int)(at + size);
   if (host_right) {
     p = (int)at;
-    MPI_OK(MPI_Unpack(in, (int)(at + size), &p, want.origin, count, mt, MPI_COMM_SELF));
+    MPI_OK(PMPI_Unpack(in, (int)(at + size), &p, want.origin, count, mt, MPI_COMM_SELF));
   } else {
     model_unpack(runs, nruns, want.origin, in + at);
   }
@@ -160,6 +193,16 @@ static void unpack_case(const model *m, MPI_Datatype mt, const dl_type *t, int c
     ck_assert_msg(want.mem[i] == got.mem[i], "seed %llu: unpacked byte %zu of %zu "
                   "differs from Open MPI's: count %d, %s", (unsigned long long)seed, i,
                   want.len, count, desc);
+  if (host_right || preloaded) {   /* the program's MPI_Unpack */
+    tbuf sub;
+    tbuf_for(runs, nruns, &sub, fill);
+    int ps = (int)at;
+    MPI_OK(MPI_Unpack(in, (int)(at + size), &ps, sub.origin, count, mt, MPI_COMM_SELF));
+    ck_assert_msg(ps == p && memcmp(sub.mem, want.mem, want.len) == 0, "seed %llu: "
+                  "MPI_Unpack differs from %s: count %d, %s", (unsigned long long)seed,
+                  host_right ? "Open MPI's" : "the model", count, desc);
+    tbuf_free(&sub);
+  }
   free(in);
   free(runs);
   tbuf_free(&want);
@@ -177,14 +220,14 @@ static void external_case(const model *m, MPI_Datatype mt, const dl_type *t, int
   tbuf_for(runs, nruns, &in, rng_next(r));
   MPI_Aint esize;
   size_t dsize;
-  MPI_OK(MPI_Pack_external_size("external32", count, mt, &esize));
+  MPI_OK(PMPI_Pack_external_size("external32", count, mt, &esize));
   ck_assert_int_eq(dl_pack_external_size("external32", count, t, &dsize), DL_OK);
   ck_assert_msg((size_t)esize == dsize, "seed %llu: external32 size %zu, Open MPI "
                 "%lld: count %d, %s", (unsigned long long)seed, dsize, (long long)esize,
                 count, desc);
   char *want = calloc(dsize + 1, 1), *got = calloc(dsize + 1, 1);
   MPI_Aint p = 0;
-  MPI_OK(MPI_Pack_external("external32", in.origin, count, mt, want, esize, &p));
+  MPI_OK(PMPI_Pack_external("external32", in.origin, count, mt, want, esize, &p));
   size_t pos = 0;
   ck_assert_int_eq(dl_pack_external("external32", in.origin, count, t, got, dsize, &pos),
                    DL_OK);
@@ -196,12 +239,26 @@ static void external_case(const model *m, MPI_Datatype mt, const dl_type *t, int
   tbuf_for(runs, nruns, &back, fill);
   tbuf_for(runs, nruns, &mback, fill);
   p = 0;
-  MPI_OK(MPI_Unpack_external("external32", want, esize, &p, mback.origin, count, mt));
+  MPI_OK(PMPI_Unpack_external("external32", want, esize, &p, mback.origin, count, mt));
   pos = 0;
   ck_assert_int_eq(dl_unpack_external("external32", want, dsize, &pos, back.origin, count,
                                       t), DL_OK);
   ck_assert_msg(memcmp(back.mem, mback.mem, back.len) == 0, "seed %llu: external32 "
                 "unpacked differs from Open MPI's: count %d, %s",
+                (unsigned long long)seed, count, desc);
+  /* the program's calls (the interposer's when preloaded) */
+  MPI_Aint ssize, sp = 0;
+  MPI_OK(MPI_Pack_external_size("external32", count, mt, &ssize));
+  memset(got, 0, dsize);
+  MPI_OK(MPI_Pack_external("external32", in.origin, count, mt, got, esize, &sp));
+  ck_assert_msg(ssize == esize && sp == p && memcmp(want, got, dsize) == 0, "seed %llu: "
+                "MPI_Pack_external differs from Open MPI's: count %d, %s",
+                (unsigned long long)seed, count, desc);
+  tbuf_fill(&back, fill);
+  sp = 0;
+  MPI_OK(MPI_Unpack_external("external32", want, esize, &sp, back.origin, count, mt));
+  ck_assert_msg(sp == p && memcmp(back.mem, mback.mem, back.len) == 0, "seed %llu: "
+                "MPI_Unpack_external differs from Open MPI's: count %d, %s",
                 (unsigned long long)seed, count, desc);
   free(want);
   free(got);
@@ -214,7 +271,7 @@ static void external_case(const model *m, MPI_Datatype mt, const dl_type *t, int
 START_TEST(random_vs_openmpi)
 {
   rng r = {seed ^ 0x6f6d7069ull};
-  int n = test_scaled(3000);
+  int n = test_scaled(3000) / (UNDER_VALGRIND ? 5 : 1);
   long classes[C_N] = {0}, devs[ODEV_NCLASSES] = {0}, refused = 0, with_host = 0;
   for (int it = 0; it < n; it++) {
     rtype rt;
@@ -272,8 +329,8 @@ START_TEST(random_vs_openmpi)
 }
 END_TEST
 
-/* the bytes MPI_Pack and dl_pack (of the bridge's decoding) give for
-   count copies of mt, from memory whose every byte holds its offset from
+/* the bytes Open MPI's MPI_Pack and dl_pack (of the bridge's decoding)
+   give for count copies of mt, from memory whose every byte holds its offset from
    the buffer given (-200 to 199) */
 static void pack_both(MPI_Datatype mt, int count, signed char *host, signed char *dl,
                       int *n)
@@ -282,13 +339,19 @@ static void pack_both(MPI_Datatype mt, int count, signed char *host, signed char
   for (int i = 0; i < 400; i++)
     mem[i] = (signed char)(i - 200);
   int pos = 0;
-  MPI_OK(MPI_Pack(mem + 200, count, mt, host, 64, &pos, MPI_COMM_SELF));
+  MPI_OK(PMPI_Pack(mem + 200, count, mt, host, 64, &pos, MPI_COMM_SELF));
   dl_type *t;
   ck_assert_int_eq(dl_type_from_mpi(mt, &t), DL_OK);
   size_t p = 0;
   ck_assert_int_eq(dl_pack(mem + 200, count, t, dl, 64, &p), DL_OK);
   ck_assert_int_eq((int)p, pos);
   *n = pos;
+  if (preloaded) {   /* the interposer's MPI_Pack: dataloop's bytes */
+    signed char sub[64];
+    pos = 0;
+    MPI_OK(MPI_Pack(mem + 200, count, mt, sub, 64, &pos, MPI_COMM_SELF));
+    ck_assert(pos == *n && memcmp(sub, dl, (size_t)pos) == 0);
+  }
 }
 
 /* ODEV_STRIDE_MINUS_ONE: a vector of stride -1 byte is laid out as
@@ -349,9 +412,99 @@ START_TEST(openmpi_empty_member_after_data)
 }
 END_TEST
 
+/* the class of an MPI return code */
+static int cls(int rc)
+{
+  int c = rc;
+  MPI_Error_class(rc, &c);
+  return c;
+}
+
+/* A call the host refuses, made through the program's name and through
+   Open MPI's own: the same class, position and bytes either way (Open
+   MPI: MPI_ERR_TRUNCATE with nothing moved and the position as it was,
+   MPI_ERR_TYPE for an uncommitted type, its own judgement of bad counts
+   and positions) */
+enum { E_PACK, E_UNPACK, E_EXT_PACK, E_EXT_UNPACK };
+static void same_error(int call, const void *in, int count, MPI_Datatype dt, int size,
+                       int position, const char *what)
+{
+  char a[128], b[128];
+  int32_t ia[32], ib[32];
+  memset(a, 5, sizeof a);
+  memset(b, 5, sizeof b);
+  for (int i = 0; i < 32; i++)
+    ia[i] = ib[i] = -i;
+  int pa = position, pb = position, ra = 0, rb = 0;
+  MPI_Aint xa = position, xb = position;
+  switch (call) {
+  case E_PACK:
+    ra = MPI_Pack(in, count, dt, a, size, &pa, MPI_COMM_SELF);
+    rb = PMPI_Pack(in, count, dt, b, size, &pb, MPI_COMM_SELF);
+    break;
+  case E_UNPACK:
+    ra = MPI_Unpack(in, size, &pa, ia, count, dt, MPI_COMM_SELF);
+    rb = PMPI_Unpack(in, size, &pb, ib, count, dt, MPI_COMM_SELF);
+    break;
+  case E_EXT_PACK:
+    ra = MPI_Pack_external("external32", in, count, dt, a, size, &xa);
+    rb = PMPI_Pack_external("external32", in, count, dt, b, size, &xb);
+    break;
+  default:
+    ra = MPI_Unpack_external("external32", in, size, &xa, ia, count, dt);
+    rb = PMPI_Unpack_external("external32", in, size, &xb, ib, count, dt);
+    break;
+  }
+  ck_assert_msg(rb != MPI_SUCCESS, "%s: Open MPI accepts it", what);
+  ck_assert_msg(cls(ra) == cls(rb) && pa == pb && xa == xb && memcmp(a, b, sizeof a) == 0 &&
+                memcmp(ia, ib, sizeof ia) == 0, "%s: class %d, position %d/%ld, "
+                "Open MPI's class %d, position %d/%ld (or other bytes)", what, cls(ra), pa,
+                (long)xa, cls(rb), pb, (long)xb);
+}
+
+START_TEST(errors_as_openmpi)
+{
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  int32_t src[32];
+  for (int i = 0; i < 32; i++)
+    src[i] = i + 1;
+  MPI_Datatype v, raw;
+  MPI_OK(MPI_Type_vector(5, 1, 2, MPI_INT, &v));
+  MPI_OK(MPI_Type_commit(&v));
+  MPI_OK(MPI_Type_vector(5, 1, 2, MPI_INT, &raw));
+  for (int round = 0; round < 2; round++) {   /* the second: the type known */
+    same_error(E_PACK, src, 1, v, 16, 0, "pack into 16 bytes of 20");
+    same_error(E_PACK, src, 2, v, 40, 4, "pack of 40 bytes from position 4 of 40");
+    same_error(E_PACK, src, 10, MPI_INT, 16, 4, "pack of 10 ints into 12 bytes");
+    same_error(E_PACK, src, 1, v, 16, 20, "pack from a position past the buffer");
+    same_error(E_PACK, src, -1, v, 64, 0, "pack of count -1");
+    same_error(E_PACK, src, 1, raw, 64, 0, "pack of an uncommitted type");
+    same_error(E_UNPACK, src, 1, v, 16, 0, "unpack of 20 bytes from 16");
+    same_error(E_UNPACK, src, 2, v, 40, 8, "unpack of 40 bytes from position 8 of 40");
+    same_error(E_UNPACK, src, 1, raw, 64, 0, "unpack of an uncommitted type");
+    same_error(E_EXT_PACK, src, 1, v, 16, 0, "external32 pack into 16 bytes of 20");
+    same_error(E_EXT_PACK, src, 1, raw, 64, 0, "external32 pack of an uncommitted type");
+    same_error(E_EXT_UNPACK, src, 1, v, 16, 0, "external32 unpack of 20 bytes from 16");
+    same_error(E_EXT_UNPACK, src, 1, raw, 64, 0, "external32 unpack of an uncommitted type");
+  }
+  MPI_OK(MPI_Type_free(&raw));
+  MPI_OK(MPI_Type_free(&v));
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   seed = test_seed(NULL);
+  int (*counts)(unsigned long long *, int) =
+      (int (*)(unsigned long long *, int))dlsym(RTLD_DEFAULT, "dl_preload_counts");
+  preloaded = counts != NULL;
+  const char *expect = getenv("DL_EXPECT_PRELOAD");
+  if (expect && (*expect == '1') != preloaded) {
+    fprintf(stderr, "the interposer is %sloaded, DL_EXPECT_PRELOAD=%s\n",
+            preloaded ? "" : "not ", expect);
+    return EXIT_FAILURE;
+  }
   MPI_Init(&argc, &argv);
   /* a constructor Open MPI refuses returns its error */
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -359,7 +512,15 @@ int main(int argc, char **argv)
   tcase_add_test(tc, random_vs_openmpi);
   tcase_add_test(tc, openmpi_stride_minus_one);
   tcase_add_test(tc, openmpi_empty_member_after_data);
+  tcase_add_test(tc, errors_as_openmpi);
   int rc = test_run("openmpi", tc, true);
+  unsigned long long n[2] = {0, 0};
+  if (preloaded && (counts(n, 2) < 2 || n[0] == 0 || n[1] == 0)) {
+    fprintf(stderr, "the interposer packed %llu and unpacked %llu times\n", n[0], n[1]);
+    rc = EXIT_FAILURE;
+  } else if (preloaded) {
+    fprintf(stderr, "the interposer packed %llu and unpacked %llu times\n", n[0], n[1]);
+  }
   MPI_Finalize();
   return rc;
 }

@@ -1,7 +1,8 @@
 /* MPI judges a call's arguments before anything moves, and raises its
  * errors through the handler of the call's communicator, once: a send or
  * receive of an uncommitted type, or of a freed one (MPI_DATATYPE_NULL),
- * fails with MPI_ERR_TYPE and delivers nothing; a bad peer, tag or count gets MPI_ERR_RANK, MPI_ERR_TAG or
+ * fails with MPI_ERR_TYPE and delivers nothing, and so do MPI_Pack,
+ * MPI_Unpack and MPI_Pack_size of an uncommitted type; a bad peer, tag or count gets MPI_ERR_RANK, MPI_ERR_TAG or
  * MPI_ERR_COUNT (a sendrecv too, without waiting for anything); a
  * truncated blocking receive calls the handler of its own communicator
  * once with MPI_ERR_TRUNCATE (MPI_COMM_WORLD keeps MPI_ERRORS_ARE_FATAL: a
@@ -60,6 +61,30 @@ static void uncommitted(MPI_Comm c)
     int rc = MPI_Sendrecv(buf, 1, raw, other, 3, buf + 32, 1, ok, other, 3, c,
                           MPI_STATUS_IGNORE);
     CHECK(sem_class(rc) == MPI_ERR_TYPE, "sendrecv of an uncommitted type: class %d",
+          sem_class(rc));
+  }
+  /* packing: MPI_ERR_TYPE with the position and both buffers as they
+     were, also after sizes asked of the type (MPI_Pack_external_size
+     takes an uncommitted type) */
+  char packed[64];
+  memset(packed, 7, sizeof packed);
+  for (int i = 0; i < 16; i++)
+    buf[i] = i;
+  MPI_Aint esize;
+  OK(MPI_Pack_external_size("external32", 1, raw, &esize));
+  for (int round = 0; round < 2; round++) {
+    int pos = 4;
+    int rc = MPI_Pack(buf, 1, raw, packed, (int)sizeof packed, &pos, c);
+    CHECK(sem_class(rc) == MPI_ERR_TYPE && pos == 4 && packed[4] == 7 && packed[5] == 7,
+          "pack of an uncommitted type: class %d, position %d, byte %d", sem_class(rc), pos,
+          packed[4]);
+    rc = MPI_Unpack(packed, (int)sizeof packed, &pos, buf, 1, raw, c);
+    CHECK(sem_class(rc) == MPI_ERR_TYPE && pos == 4 && buf[0] == 0 && buf[2] == 2,
+          "unpack of an uncommitted type: class %d, position %d, int %d", sem_class(rc), pos,
+          buf[0]);
+    int size = -1;
+    rc = MPI_Pack_size(1, raw, c, &size);
+    CHECK(sem_class(rc) == MPI_ERR_TYPE, "pack size of an uncommitted type: class %d",
           sem_class(rc));
   }
   MPI_Type_free(&raw);

@@ -17,8 +17,10 @@
  *   thresholds.c  pipeline_chunk, direct_block, the route tables and the
  *               one-sided model's constants: from the caches, the tuning
  *               file, the environment
- *   host.c      which host MPI it runs on (host_mpich_4_0_2.c: one file per
- *               host and version, naming each deviation)
+ *   host.c      which host MPI it runs on (host_mpich_4_0_2.c,
+ *               host_openmpi_4_1.c: one file per host and version, naming
+ *               each deviation)
+ *   large.h     MPI-4's large-count calls on an MPI-3.1 host (Open MPI 4.1)
  */
 #ifndef DLP_BASE_H
 #define DLP_BASE_H
@@ -29,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "../../bridge.h"
+#include "large.h"
 
 /* ---- the routes' identities (thresholds.c names them) ---- */
 /* the routes, in the order dl_preload_routes counts them */
@@ -173,6 +176,9 @@ DLI_HIDDEN int dlp_stage_out(const dlp_data *d, void **stage);
 DLI_HIDDEN void dlp_stage_in(const dlp_data *d, const void *stage, size_t n);
 /* bytes a receive status says arrived */
 DLI_HIDDEN size_t dlp_status_bytes(const MPI_Status *st);
+/* the host's judgement of dt (committed, valid) and comm: a pack of
+   nothing from buf, whose errors go through comm's handler and stand */
+DLI_HIDDEN int dlp_host_judges(const void *buf, MPI_Datatype dt, MPI_Comm comm);
 
 /* ---- byte messages, int or _c form by size (raw.c) ---- */
 enum { DLP_STANDARD, DLP_SYNC, DLP_READY, DLP_BUFFERED };

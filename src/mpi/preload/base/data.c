@@ -168,3 +168,10 @@ size_t dlp_status_bytes(const MPI_Status *st)
     return 0;
   return (size_t)n;
 }
+
+int dlp_host_judges(const void *buf, MPI_Datatype dt, MPI_Comm comm)
+{
+  char none;
+  int p = 0;
+  return PMPI_Pack(buf, 0, dt, &none, 1, &p, comm);
+}

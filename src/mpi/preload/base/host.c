@@ -5,7 +5,7 @@
 #include "base.h"
 #include "host.h"
 
-static const dlp_host *const known[] = {&dlp_host_mpich_4_0_2};
+static const dlp_host *const known[] = {&dlp_host_mpich_4_0_2, &dlp_host_openmpi_4_1};
 static const dlp_host *host;     /* NULL: no file, every deviation */
 static pthread_once_t found = PTHREAD_ONCE_INIT;
 

@@ -1,6 +1,7 @@
 /* Host MPIs' deviations that the interposer works around, each named
- * here. A host's own file (host_mpich_4_0_2.c: one per host and version)
- * says which it has and what each is; the code that works around one
+ * here. A host's own file (host_mpich_4_0_2.c, host_openmpi_4_1.c: one
+ * per host and version) says which it has and what each is; the code
+ * that works around one
  * asks dlp_host_has() where the work can be left out, and names it in a
  * comment where it cannot. A host without a file is taken to have every
  * deviation: each workaround is correct on a correct MPI, only slower. */
@@ -26,6 +27,7 @@ typedef enum dlp_deviation {
   DLP_DEV_COLL_PERSIST_DERIVED,    /* coll.c */
   DLP_DEV_COLL_PERSIST_READ_AT_INIT, /* coll.c */
   DLP_DEV_ALLGATHERV_ONE_RANK,     /* coll_gathers.c */
+  DLP_DEV_SHORT_BUFFER_SUCCEEDS,   /* pack.c, external.c */
   DLP_DEV_N
 } dlp_deviation;
 
@@ -39,6 +41,7 @@ typedef struct dlp_host {
 
 /* the hosts with a file of their own */
 extern const dlp_host dlp_host_mpich_4_0_2;
+extern const dlp_host dlp_host_openmpi_4_1;
 
 /* whether the MPI the interposer runs on has deviation d */
 bool dlp_host_has(dlp_deviation d);

@@ -60,5 +60,9 @@ const dlp_host dlp_host_mpich_4_0_2 = {
       "MPI_Allgatherv and MPI_Iallgatherv on a communicator of one rank put "
       "the data at the receive buffer's start, whatever its displacement: "
       "those go to MPICH as made",
+    [DLP_DEV_SHORT_BUFFER_SUCCEEDS] =
+      "MPI_Pack and MPI_Pack_external on a packed buffer too short write past "
+      "its end, MPI_Unpack moves what the buffer holds, and all return "
+      "MPI_SUCCESS: the interposer moves what fits and returns MPI_ERR_TRUNCATE",
   },
 };

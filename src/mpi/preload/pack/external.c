@@ -3,12 +3,14 @@
  * communicator, so their errors go to MPI_COMM_SELF's handler (MPI-4.0,
  * 9.3). Where MPICH 4.0.2 departs from the standard, dataloop does not: a
  * representation other than "external32" is MPI_ERR_ARG, an output buffer
- * too small is MPI_ERR_TRUNCATE with what fits written, structs that mix
+ * too small is MPI_ERR_TRUNCATE with what fits written (on a host that
+ * judges a short buffer itself, the host's call), structs that mix
  * basic types and the complex types follow the standard's table. Arguments
  * that are not the interposer's to judge (negative counts, a null type, a
  * bad position) go to MPICH unchanged. */
 #include <string.h>
 #include "../base/base.h"
+#include "../base/host.h"
 
 /* MPI_SUCCESS, DLP_PASS, or an error already raised; errors name call */
 static int judge(const char *call, const char *datarep, const void *buf,
@@ -28,6 +30,15 @@ static int judge(const char *call, const char *datarep, const void *buf,
   return MPI_SUCCESS;
 }
 
+/* as pack.c's: a packed buffer too short on a host that judges it */
+static bool short_for_host(const char *datarep, MPI_Count count, const dl_type *t,
+                           MPI_Count room)
+{
+  size_t need;
+  return dl_pack_external_size(datarep, count, t, &need) == DL_OK && need > (size_t)room &&
+         !dlp_host_has(DLP_DEV_SHORT_BUFFER_SUCCEEDS);
+}
+
 static int outcome(const char *call, int dlrc)
 {
   /* the arguments were judged: DL_ERR_ARG is a NULL (MPI_BOTTOM) buffer
@@ -43,10 +54,17 @@ static int pack_ext(const char *call, const char *datarep, const void *in, MPI_C
   if (!position || outsize < 0 || *position < 0 || *position > outsize ||
       (!out && outsize > 0))
     return DLP_PASS;
+  /* the host judges the type first (a native pack of nothing: MPICH
+     4.0.2's external32 dies on types whose native packing it survives) */
+  int rc = dlp_host_judges(in, dt, MPI_COMM_SELF);
+  if (rc != MPI_SUCCESS)
+    return rc;
   dlp_data d;
-  int rc = judge(call, datarep, in, incount, dt, &d);
+  rc = judge(call, datarep, in, incount, dt, &d);
   if (rc)
     return rc;
+  if (short_for_host(datarep, incount, d.t, outsize - *position))
+    return DLP_PASS;
   dlp_count(DLP_N_PACK);
   size_t pos = (size_t)*position;
   rc = dl_pack_external(datarep, in, incount, d.t, out, (size_t)outsize, &pos);
@@ -61,10 +79,15 @@ static int unpack_ext(const char *call, const char *datarep, const void *in, MPI
   if (!position || insize < 0 || *position < 0 || *position > insize ||
       (!in && insize > 0))
     return DLP_PASS;
+  int rc = dlp_host_judges(out, dt, MPI_COMM_SELF);   /* as pack_ext */
+  if (rc != MPI_SUCCESS)
+    return rc;
   dlp_data d;
-  int rc = judge(call, datarep, out, outcount, dt, &d);
+  rc = judge(call, datarep, out, outcount, dt, &d);
   if (rc)
     return rc;
+  if (short_for_host(datarep, outcount, d.t, insize - *position))
+    return DLP_PASS;
   dlp_count(DLP_N_UNPACK);
   size_t pos = (size_t)*position;
   rc = dl_unpack_external(datarep, in, (size_t)insize, &pos, out, outcount, d.t);
@@ -102,6 +125,7 @@ int MPI_Pack_external(const char *datarep, const void *inbuf, int incount,
   return rc;
 }
 
+#if MPI_VERSION >= 4   /* MPI-4's large-count form */
 int MPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incount,
                         MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
                         MPI_Count *position)
@@ -113,6 +137,7 @@ int MPI_Pack_external_c(const char *datarep, const void *inbuf, MPI_Count incoun
                                 position);
   return rc;
 }
+#endif
 
 int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
                         MPI_Aint *position, void *outbuf, int outcount,
@@ -128,6 +153,7 @@ int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize
   return rc;
 }
 
+#if MPI_VERSION >= 4   /* MPI-4's large-count form */
 int MPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize,
                           MPI_Count *position, void *outbuf, MPI_Count outcount,
                           MPI_Datatype datatype)
@@ -139,6 +165,7 @@ int MPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count ins
                                   outcount, datatype);
   return rc;
 }
+#endif
 
 int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datatype,
                            MPI_Aint *size)
@@ -153,6 +180,7 @@ int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype dataty
   return rc;
 }
 
+#if MPI_VERSION >= 4   /* MPI-4's large-count form */
 int MPI_Pack_external_size_c(const char *datarep, MPI_Count incount,
                              MPI_Datatype datatype, MPI_Count *size)
 {
@@ -161,3 +189,4 @@ int MPI_Pack_external_size_c(const char *datarep, MPI_Count incount,
     return PMPI_Pack_external_size_c(datarep, incount, datatype, size);
   return rc;
 }
+#endif

@@ -1,14 +1,19 @@
 /* MPI_Pack, MPI_Unpack and MPI_Pack_size (and their _c forms) through
  * dataloop, with MPI semantics: position is a byte offset in the packed
  * buffer, advanced by the bytes moved; the stream is the native packed
- * stream, so MPICH can send it as MPI_PACKED. MPI_BOTTOM is a valid buffer
- * (MPICH's own MPI_Pack rejects it). A packed buffer too small for the data
- * is MPI_ERR_TRUNCATE with what fits moved and position advanced over it
- * (MPICH moves what fits and reports success). Arguments that are not the
- * interposer's to judge (negative counts, a null type, a bad position) go
- * to MPICH unchanged, so its own error reporting applies. */
+ * stream, so the host can send it as MPI_PACKED. The host judges a call
+ * first (the same call of count 0, at a type's first use in this thread:
+ * an uncommitted type gets its error, through its handler). MPI_BOTTOM is
+ * a valid buffer (MPICH's own MPI_Pack rejects it). A packed buffer too
+ * small for the data is the host's to judge (short_for_host), but where
+ * the host moves what fits and reports success (MPICH 4.0.2): there
+ * MPI_ERR_TRUNCATE, with what fits moved and position advanced over it.
+ * Arguments that are not the interposer's to judge (negative counts, a
+ * null type, a bad position) go to the host unchanged, so its own error
+ * reporting applies. */
 #include <limits.h>
 #include "../base/base.h"
+#include "../base/host.h"
 
 /* the outcome of a dataloop call as an MPI return code; errors name call */
 static int outcome(MPI_Comm comm, const char *call, int dlrc)
@@ -31,19 +36,74 @@ static int data(const char *call, const void *buf, MPI_Count count,
   return rc;
 }
 
+/* the derived type this thread's host last judged a call of (below) */
+static _Thread_local MPI_Datatype judged = MPI_DATATYPE_NULL;
+
 /* the dataloop form of (count, dt): the type this thread used last at
-   once (dl_pack checks the rest), else described in full */
+   once, when the host judged a call of it (dl_pack checks the rest); else
+   the type is described in full and the host judges the call (judge: the
+   same call of count 0, which checks every argument, the type's commit
+   among them, and moves nothing; an error it raises stands) */
 static int type_of(const char *call, const void *buf, MPI_Count count, MPI_Datatype dt,
-                   MPI_Comm comm, dl_type **t)
+                   MPI_Comm comm, int (*judge)(const void *args, const dlp_data *d),
+                   const void *args, dl_type **t)
 {
-  if (count >= 0 && (*t = dli_type_recent(dt))) {
+  if (count >= 0 && dt == judged && (*t = dli_type_recent(dt))) {
     dlp_detail_clear();
     return MPI_SUCCESS;
   }
   dlp_data d;
   int rc = data(call, buf, count, dt, comm, &d);
   *t = d.t;
+  if (rc == MPI_SUCCESS)
+    rc = judge(args, &d);
+  if (rc == MPI_SUCCESS)
+    judged = dt;
   return rc;
+}
+
+/* the arguments of a pack or unpack, for its judge */
+typedef struct call_args {
+  const void *in;
+  void *out;
+  MPI_Count size;
+  MPI_Count position;
+  MPI_Datatype dt;
+  MPI_Comm comm;
+} call_args;
+
+static int judge_pack(const void *args, const dlp_data *d)
+{
+  (void)d;
+  const call_args *a = args;
+  MPI_Count p = a->position;
+  return PMPI_Pack_c(a->in, 0, a->dt, a->out, a->size, &p, a->comm);
+}
+
+/* from an empty packed buffer (MPICH 4.0.2 divides by zero unpacking an
+   empty type from bytes, test_preload's unpack_empty_type); and where
+   MPICH's engine mishandles the type (it divides by zero on some of those
+   whatever the count) a pack of nothing judges the type and communicator
+   instead */
+static int judge_unpack(const void *args, const dlp_data *d)
+{
+  const call_args *a = args;
+  MPI_Count p = 0;
+  return d->engine_ok ? PMPI_Unpack_c(a->in, 0, &p, a->out, 0, a->dt, a->comm)
+                      : dlp_host_judges(a->out, a->dt, a->comm);
+}
+
+/* whether (count, t) needs more than room bytes of packed buffer on a
+   host that refuses such a call itself (Open MPI: MPI_ERR_TRUNCATE with
+   nothing moved and the position as it was): the host then has the call
+   as made. Where the host moves what fits and says nothing
+   (DLP_DEV_SHORT_BUFFER_SUCCEEDS), the interposer moves what fits and
+   says MPI_ERR_TRUNCATE. */
+static bool short_for_host(MPI_Count count, const dl_type *t, MPI_Count room)
+{
+  size_t need;
+  return dl_pack_size(count, t, &need) == DL_OK && need > (size_t)room &&
+         !dlp_host_has(DLP_DEV_SHORT_BUFFER_SUCCEEDS);
 }
 
 static int pack(const char *call, const void *in, MPI_Count incount, MPI_Datatype dt, void *out,
@@ -53,9 +113,12 @@ static int pack(const char *call, const void *in, MPI_Count incount, MPI_Datatyp
       (!out && outsize > 0))
     return DLP_PASS;
   dl_type *t;
-  int rc = type_of(call, in, incount, dt, comm, &t);
+  call_args a = {in, out, outsize, *position, dt, comm};
+  int rc = type_of(call, in, incount, dt, comm, judge_pack, &a, &t);
   if (rc)
     return rc;
+  if (short_for_host(incount, t, outsize - *position))
+    return DLP_PASS;
   dlp_count(DLP_N_PACK);
   size_t pos = (size_t)*position;
   rc = dl_pack(in, incount, t, out, (size_t)outsize, &pos);
@@ -70,9 +133,12 @@ static int unpack(const char *call, const void *in, MPI_Count insize, MPI_Count 
       (!in && insize > 0))
     return DLP_PASS;
   dl_type *t;
-  int rc = type_of(call, out, outcount, dt, comm, &t);
+  call_args a = {in, out, insize, *position, dt, comm};
+  int rc = type_of(call, out, outcount, dt, comm, judge_unpack, &a, &t);
   if (rc)
     return rc;
+  if (short_for_host(outcount, t, insize - *position))
+    return DLP_PASS;
   dlp_count(DLP_N_UNPACK);
   size_t pos = (size_t)*position;
   rc = dl_unpack(in, (size_t)insize, &pos, out, outcount, t);
@@ -80,13 +146,18 @@ static int unpack(const char *call, const void *in, MPI_Count insize, MPI_Count 
   return outcome(comm, call, rc);
 }
 
+
 static int pack_size(const char *call, MPI_Count count, MPI_Datatype dt, MPI_Comm comm,
                      MPI_Count *size)
 {
   if (!size || comm == MPI_COMM_NULL)
     return DLP_PASS;
+  /* the host judges the type (its commit among the rest) on count 0 */
+  int n0, rc = PMPI_Pack_size(0, dt, comm, &n0);
+  if (rc != MPI_SUCCESS)
+    return rc;
   dlp_data d;
-  int rc = data(call, NULL, count, dt, comm, &d);
+  rc = data(call, NULL, count, dt, comm, &d);
   if (rc)
     return rc;
   *size = (MPI_Count)d.bytes;
@@ -105,6 +176,7 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf
   return rc;
 }
 
+#if MPI_VERSION >= 4   /* MPI-4's large-count form */
 int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
                void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
 {
@@ -114,6 +186,7 @@ int MPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
     return PMPI_Pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm);
   return rc;
 }
+#endif
 
 int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
                int outcount, MPI_Datatype datatype, MPI_Comm comm)
@@ -127,6 +200,7 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
   return rc;
 }
 
+#if MPI_VERSION >= 4   /* MPI-4's large-count form */
 int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position,
                  void *outbuf, MPI_Count outcount, MPI_Datatype datatype,
                  MPI_Comm comm)
@@ -137,6 +211,7 @@ int MPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position,
     return PMPI_Unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm);
   return rc;
 }
+#endif
 
 int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 {
@@ -150,6 +225,7 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
   return rc;
 }
 
+#if MPI_VERSION >= 4   /* MPI-4's large-count form */
 int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
                     MPI_Count *size)
 {
@@ -158,3 +234,4 @@ int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
     return PMPI_Pack_size_c(incount, datatype, comm, size);
   return rc;
 }
+#endif

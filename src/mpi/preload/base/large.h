@@ -1,0 +1,124 @@
+/* MPI-4's large-count calls the interposer makes, on a host whose mpi.h is
+ * MPI 3.1 (Open MPI 4.1): the int form where the count fits, MPI_ERR_COUNT
+ * where it does not (a program of MPI 3.1 cannot ask for more). The same
+ * names, so that the calling code is one for every host. */
+#ifndef DLP_LARGE_H
+#define DLP_LARGE_H
+
+#include <limits.h>
+#include <mpi.h>
+
+#if MPI_VERSION < 4
+
+static inline int dlp_fits(MPI_Count n)
+{
+  return n >= INT_MIN && n <= INT_MAX;
+}
+
+#define DLP_SEND_C(name)                                                                  \
+  static inline int PMPI_##name##_c(const void *buf, MPI_Count count, MPI_Datatype dt,   \
+                                    int peer, int tag, MPI_Comm comm)                     \
+  {                                                                                       \
+    return dlp_fits(count) ? PMPI_##name(buf, (int)count, dt, peer, tag, comm)            \
+                           : MPI_ERR_COUNT;                                               \
+  }
+#define DLP_ISEND_C(name)                                                                 \
+  static inline int PMPI_##name##_c(const void *buf, MPI_Count count, MPI_Datatype dt,   \
+                                    int peer, int tag, MPI_Comm comm, MPI_Request *req)   \
+  {                                                                                       \
+    return dlp_fits(count) ? PMPI_##name(buf, (int)count, dt, peer, tag, comm, req)       \
+                           : MPI_ERR_COUNT;                                               \
+  }
+#define DLP_IRECV_C(name)                                                                 \
+  static inline int PMPI_##name##_c(void *buf, MPI_Count count, MPI_Datatype dt,         \
+                                    int peer, int tag, MPI_Comm comm, MPI_Request *req)   \
+  {                                                                                       \
+    return dlp_fits(count) ? PMPI_##name(buf, (int)count, dt, peer, tag, comm, req)       \
+                           : MPI_ERR_COUNT;                                               \
+  }
+DLP_SEND_C(Send)
+DLP_SEND_C(Ssend)
+DLP_SEND_C(Rsend)
+DLP_SEND_C(Bsend)
+DLP_ISEND_C(Isend)
+DLP_ISEND_C(Issend)
+DLP_ISEND_C(Irsend)
+DLP_ISEND_C(Ibsend)
+DLP_ISEND_C(Send_init)
+DLP_ISEND_C(Ssend_init)
+DLP_ISEND_C(Rsend_init)
+DLP_ISEND_C(Bsend_init)
+DLP_IRECV_C(Irecv)
+DLP_IRECV_C(Recv_init)
+#undef DLP_SEND_C
+#undef DLP_ISEND_C
+#undef DLP_IRECV_C
+
+static inline int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag,
+                              MPI_Comm comm, MPI_Status *st)
+{
+  return dlp_fits(count) ? PMPI_Recv(buf, (int)count, dt, peer, tag, comm, st) : MPI_ERR_COUNT;
+}
+
+static inline int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype dt, MPI_Message *m,
+                                MPI_Request *req)
+{
+  return dlp_fits(count) ? PMPI_Imrecv(buf, (int)count, dt, m, req) : MPI_ERR_COUNT;
+}
+
+static inline int PMPI_Get_count_c(const MPI_Status *st, MPI_Datatype dt, MPI_Count *n)
+{
+  int k;
+  int rc = PMPI_Get_count(st, dt, &k);
+  *n = k;
+  return rc;
+}
+
+static inline int PMPI_Pack_c(const void *in, MPI_Count incount, MPI_Datatype dt, void *out,
+                              MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
+{
+  if (!dlp_fits(incount) || !dlp_fits(outsize) || !dlp_fits(*position))
+    return MPI_ERR_COUNT;
+  int p = (int)*position;
+  int rc = PMPI_Pack(in, (int)incount, dt, out, (int)outsize, &p, comm);
+  *position = p;
+  return rc;
+}
+
+static inline int PMPI_Unpack_c(const void *in, MPI_Count insize, MPI_Count *position, void *out,
+                                MPI_Count outcount, MPI_Datatype dt, MPI_Comm comm)
+{
+  if (!dlp_fits(insize) || !dlp_fits(outcount) || !dlp_fits(*position))
+    return MPI_ERR_COUNT;
+  int p = (int)*position;
+  int rc = PMPI_Unpack(in, (int)insize, &p, out, (int)outcount, dt, comm);
+  *position = p;
+  return rc;
+}
+
+static inline int PMPI_Pack_external_c(const char *rep, const void *in, MPI_Count incount,
+                                       MPI_Datatype dt, void *out, MPI_Count outsize,
+                                       MPI_Count *position)
+{
+  if (!dlp_fits(incount))
+    return MPI_ERR_COUNT;
+  MPI_Aint p = (MPI_Aint)*position;
+  int rc = PMPI_Pack_external(rep, in, (int)incount, dt, out, (MPI_Aint)outsize, &p);
+  *position = p;
+  return rc;
+}
+
+static inline int PMPI_Unpack_external_c(const char *rep, const void *in, MPI_Count insize,
+                                         MPI_Count *position, void *out, MPI_Count outcount,
+                                         MPI_Datatype dt)
+{
+  if (!dlp_fits(outcount))
+    return MPI_ERR_COUNT;
+  MPI_Aint p = (MPI_Aint)*position;
+  int rc = PMPI_Unpack_external(rep, in, (MPI_Aint)insize, &p, out, (int)outcount, dt);
+  *position = p;
+  return rc;
+}
+
+#endif
+#endif

@@ -3,8 +3,8 @@
  * MPI-3.1's int and _x forms otherwise (Open MPI 4.1). Either way the
  * bridge sees counts as MPI_Count and a type's integer arguments in ints
  * (an MPI-3.1 host reports no large-count arguments: nc is 0). Also the
- * MPI-1 combiners MPI-3.0 removed: Open MPI's C11 mpi.h refuses their
- * names at compile time, and its types never carry them. */
+ * MPI-1 combiners MPI-3.0 removed: Open MPI's mpi.h leaves their names out
+ * or refuses them at compile time, and its types never carry them. */
 #ifndef DLI_CALLS_H
 #define DLI_CALLS_H
 
@@ -70,8 +70,10 @@ static inline int dli_mpi_extent(MPI_Datatype dt, MPI_Count *lb, MPI_Count *exte
 
 #endif
 
-#if defined(OMPI_MAJOR_VERSION) && OMPI_REMOVED_USE_STATIC_ASSERT
-/* values no combiner has, so that a switch may name them all the same */
+#if defined(OMPI_MAJOR_VERSION) && !OMPI_ENABLE_MPI1_COMPAT
+/* values no combiner has, so that a switch may name them all the same
+   (Open MPI's header either leaves the names out or makes them fail the
+   build, by compiler) */
 #define DLI_COMBINER_HVECTOR_INTEGER (-101)
 #define DLI_COMBINER_HINDEXED_INTEGER (-102)
 #define DLI_COMBINER_STRUCT_INTEGER (-103)

@@ -9,6 +9,19 @@
 #include <stdlib.h>
 #include <time.h>
 
+/* whether the program runs under Valgrind (where x87 long doubles are
+   computed at double precision and every call is slow: the tests that
+   care draw fewer cases or skip what it changes) */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define UNDER_VALGRIND (RUNNING_ON_VALGRIND != 0)
+#endif
+#endif
+#ifndef UNDER_VALGRIND
+#define UNDER_VALGRIND false
+#endif
+
 /* DL_TEST_SEED, else the clock; printed so that a failing run can be
  * repeated. what, if not NULL, is appended to the line. */
 static inline uint64_t test_seed(const char *what)

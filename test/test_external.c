@@ -24,16 +24,6 @@
 #include "randtype.h"
 #include "runner.h"
 
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#define UNDER_VALGRIND (RUNNING_ON_VALGRIND != 0)
-#endif
-#endif
-#ifndef UNDER_VALGRIND
-#define UNDER_VALGRIND false
-#endif
-
 #define X32 "external32"
 #define DL_OK_(x) ck_assert_int_eq((x), DL_OK)
 #define MPI_OK(x) ck_assert_int_eq((x), MPI_SUCCESS)

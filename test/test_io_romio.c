@@ -36,13 +36,8 @@
 /* Under Valgrind (make check-valgrind) ROMIO is not run: MPICH and ROMIO
    are the oracle, not the subject (ROMIO even copies uninitialised bytes
    past EOF into memory), and each child would take seconds. dataloop's
-   side of every comparison still runs. */
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#define UNDER_VALGRIND (RUNNING_ON_VALGRIND != 0)
-#endif
-#endif
+   side of every comparison still runs (UNDER_VALGRIND, runner.h). */
+
 /* AddressSanitizer reserves terabytes of address space for its shadow:
    an address-space limit would stop it, not a runaway flatten */
 #if defined(__SANITIZE_ADDRESS__)
@@ -54,9 +49,6 @@
 #endif
 #ifndef UNDER_ASAN
 #define UNDER_ASAN false
-#endif
-#ifndef UNDER_VALGRIND
-#define UNDER_VALGRIND false
 #endif
 
 static uint64_t seed;

@@ -18,18 +18,6 @@
 #include "randtype.h"
 #include "runner.h"
 
-/* Valgrind runs x87 long double arithmetic at double precision, so
-   MPICH's element-wise copies of long doubles change their bytes there */
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#define UNDER_VALGRIND (RUNNING_ON_VALGRIND != 0)
-#endif
-#endif
-#ifndef UNDER_VALGRIND
-#define UNDER_VALGRIND false
-#endif
-
 #define DL(b) dl_builtin(b)
 
 static uint64_t seed;
@@ -204,6 +192,8 @@ START_TEST(random_vs_mpich)
     bool bounds_ok = same_bounds(mb, db), bytes_ok = true;
     long unwritten_here = 0;
     bool pack = !(dev & DEV_NO_PACK);
+    /* Valgrind runs x87 long double arithmetic at double precision, so
+       MPICH's element-wise copies of long doubles change their bytes */
     if (UNDER_VALGRIND && recipe_has_long_double(rt.rc)) {
       pack = false;
       vg_skip++;

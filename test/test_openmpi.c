@@ -30,18 +30,6 @@
 #include "randtype.h"
 #include "runner.h"
 
-/* Valgrind: a fifth of the scaled draws (memcheck proves the memory rules
-   on fewer; Open MPI's calls run slowly under it) */
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#define UNDER_VALGRIND (RUNNING_ON_VALGRIND != 0)
-#endif
-#endif
-#ifndef UNDER_VALGRIND
-#define UNDER_VALGRIND false
-#endif
-
 #define MPI_OK(call) ck_assert_int_eq((call), MPI_SUCCESS)
 
 static uint64_t seed;
@@ -271,6 +259,8 @@ static void external_case(const model *m, MPI_Datatype mt, const dl_type *t, int
 START_TEST(random_vs_openmpi)
 {
   rng r = {seed ^ 0x6f6d7069ull};
+  /* Valgrind: a fifth (memcheck proves the memory rules on fewer; Open
+     MPI's calls run slowly under it) */
   int n = test_scaled(3000) / (UNDER_VALGRIND ? 5 : 1);
   long classes[C_N] = {0}, devs[ODEV_NCLASSES] = {0}, refused = 0, with_host = 0;
   for (int it = 0; it < n; it++) {

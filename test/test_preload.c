@@ -22,16 +22,6 @@
 #include "randtype.h"
 #include "runner.h"
 
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#define UNDER_VALGRIND (RUNNING_ON_VALGRIND != 0)
-#endif
-#endif
-#ifndef UNDER_VALGRIND
-#define UNDER_VALGRIND false
-#endif
-
 #define MPI_OK(call) ck_assert_int_eq((call), MPI_SUCCESS)
 
 static uint64_t seed;

@@ -6,6 +6,7 @@
 #define DLP_LARGE_H
 
 #include <limits.h>
+#include <stdlib.h>
 #include <mpi.h>
 
 #if MPI_VERSION < 4
@@ -64,6 +65,60 @@ static inline int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype dt, MPI
                                 MPI_Request *req)
 {
   return dlp_fits(count) ? PMPI_Imrecv(buf, (int)count, dt, m, req) : MPI_ERR_COUNT;
+}
+
+static inline int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype dt, MPI_Message *m,
+                               MPI_Status *st)
+{
+  return dlp_fits(count) ? PMPI_Mrecv(buf, (int)count, dt, m, st) : MPI_ERR_COUNT;
+}
+
+static inline int PMPI_Sendrecv_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                                  int dest, int stag, void *rbuf, MPI_Count rcount,
+                                  MPI_Datatype rtype, int source, int rtag, MPI_Comm comm,
+                                  MPI_Status *st)
+{
+  if (!dlp_fits(scount) || !dlp_fits(rcount))
+    return MPI_ERR_COUNT;
+  return PMPI_Sendrecv(sbuf, (int)scount, stype, dest, stag, rbuf, (int)rcount, rtype, source,
+                       rtag, comm, st);
+}
+
+static inline int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype dt, int dest,
+                                          int stag, int source, int rtag, MPI_Comm comm,
+                                          MPI_Status *st)
+{
+  return dlp_fits(count)
+           ? PMPI_Sendrecv_replace(buf, (int)count, dt, dest, stag, source, rtag, comm, st)
+           : MPI_ERR_COUNT;
+}
+
+static inline int PMPI_Type_size_c(MPI_Datatype dt, MPI_Count *size)
+{
+  return PMPI_Type_size_x(dt, size);
+}
+
+/* the block lengths as ints, the displacements as addresses */
+static inline int PMPI_Type_create_hindexed_c(MPI_Count n, const MPI_Count bl[],
+                                              const MPI_Count disp[], MPI_Datatype old,
+                                              MPI_Datatype *out)
+{
+  if (n < 0 || n > INT_MAX)
+    return MPI_ERR_COUNT;
+  size_t k = (size_t)n ? (size_t)n : 1;
+  int *ibl = malloc(k * sizeof(int));
+  MPI_Aint *ad = malloc(k * sizeof(MPI_Aint));
+  int rc = ibl && ad ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+  for (MPI_Count i = 0; i < n && rc == MPI_SUCCESS; i++) {
+    rc = dlp_fits(bl[i]) ? MPI_SUCCESS : MPI_ERR_COUNT;
+    ibl[i] = (int)bl[i];
+    ad[i] = (MPI_Aint)disp[i];
+  }
+  if (rc == MPI_SUCCESS)
+    rc = PMPI_Type_create_hindexed((int)n, ibl, ad, old, out);
+  free(ibl);
+  free(ad);
+  return rc;
 }
 
 static inline int PMPI_Get_count_c(const MPI_Status *st, MPI_Datatype dt, MPI_Count *n)

@@ -42,9 +42,11 @@ static void find(void)
   FIND(request_free, "PMPI_Request_free");
   FIND(start, "PMPI_Start");
   FIND(startall, "PMPI_Startall");
+#if MPI_VERSION >= 4   /* partitioned communication */
   FIND(pready, "PMPI_Pready");
   FIND(pready_range, "PMPI_Pready_range");
   FIND(pready_list, "PMPI_Pready_list");
+#endif
 }
 
 const dlp_next_calls *dlp_next(void)

@@ -386,13 +386,15 @@ static int replace_common(void *buf, MPI_Count count, MPI_Datatype dt, int dest,
     return send_common(buf, count, datatype, dest, tag, comm, MODE);           \
   }
 SEND(MPI_Send, int, DLP_STANDARD)
-SEND(MPI_Send_c, MPI_Count, DLP_STANDARD)
 SEND(MPI_Ssend, int, DLP_SYNC)
-SEND(MPI_Ssend_c, MPI_Count, DLP_SYNC)
 SEND(MPI_Rsend, int, DLP_READY)
-SEND(MPI_Rsend_c, MPI_Count, DLP_READY)
 SEND(MPI_Bsend, int, DLP_BUFFERED)
+#if MPI_VERSION >= 4   /* MPI-4's large-count forms */
+SEND(MPI_Send_c, MPI_Count, DLP_STANDARD)
+SEND(MPI_Ssend_c, MPI_Count, DLP_SYNC)
+SEND(MPI_Rsend_c, MPI_Count, DLP_READY)
 SEND(MPI_Bsend_c, MPI_Count, DLP_BUFFERED)
+#endif
 
 #define ISEND(NAME, T, MODE)                                                    \
   int NAME(const void *buf, T count, MPI_Datatype datatype, int dest, int tag,  \
@@ -401,13 +403,15 @@ SEND(MPI_Bsend_c, MPI_Count, DLP_BUFFERED)
     return isend_common(buf, count, datatype, dest, tag, comm, MODE, request);  \
   }
 ISEND(MPI_Isend, int, DLP_STANDARD)
-ISEND(MPI_Isend_c, MPI_Count, DLP_STANDARD)
 ISEND(MPI_Issend, int, DLP_SYNC)
-ISEND(MPI_Issend_c, MPI_Count, DLP_SYNC)
 ISEND(MPI_Irsend, int, DLP_READY)
-ISEND(MPI_Irsend_c, MPI_Count, DLP_READY)
 ISEND(MPI_Ibsend, int, DLP_BUFFERED)
+#if MPI_VERSION >= 4   /* MPI-4's large-count forms */
+ISEND(MPI_Isend_c, MPI_Count, DLP_STANDARD)
+ISEND(MPI_Issend_c, MPI_Count, DLP_SYNC)
+ISEND(MPI_Irsend_c, MPI_Count, DLP_READY)
 ISEND(MPI_Ibsend_c, MPI_Count, DLP_BUFFERED)
+#endif
 
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
              MPI_Comm comm, MPI_Status *status)
@@ -415,11 +419,13 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
   return recv_common(buf, count, datatype, source, tag, comm, status);
 }
 
+#if MPI_VERSION >= 4
 int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                MPI_Comm comm, MPI_Status *status)
 {
   return recv_common(buf, count, datatype, source, tag, comm, status);
 }
+#endif
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
               MPI_Comm comm, MPI_Request *request)
@@ -427,11 +433,13 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
   return dlp_irecv(buf, count, datatype, source, tag, comm, request);
 }
 
+#if MPI_VERSION >= 4
 int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
                 int tag, MPI_Comm comm, MPI_Request *request)
 {
   return dlp_irecv(buf, count, datatype, source, tag, comm, request);
 }
+#endif
 
 int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
@@ -441,6 +449,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
                          recvcount, recvtype, source, recvtag, comm, status);
 }
 
+#if MPI_VERSION >= 4
 int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                    int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
                    MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
@@ -449,6 +458,7 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
   return sendrecv_common(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
                          recvcount, recvtype, source, recvtag, comm, status);
 }
+#endif
 
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
                          int sendtag, int source, int recvtag, MPI_Comm comm,
@@ -458,6 +468,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
                         status);
 }
 
+#if MPI_VERSION >= 4
 int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
                            int sendtag, int source, int recvtag, MPI_Comm comm,
                            MPI_Status *status)
@@ -465,6 +476,7 @@ int MPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, in
   return replace_common(buf, count, datatype, dest, sendtag, source, recvtag, comm,
                         status);
 }
+#endif
 
 /* Freeing a communicator leaves its pending operations to complete
    normally, but a stream still has chunks to send or receive on it: the

@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include "p2p.h"
 
+#if MPI_VERSION >= 4   /* a host of MPI 3.1 (Open MPI 4.1) has none */
+
 typedef struct part {
   dlp_data d;            /* partition 0's data; d.t held (PACK) */
   MPI_Aint stride;       /* count * extent: partition i's data at + i * stride */
@@ -221,3 +223,4 @@ int PMPI_Pready_list(int length, int array_of_partitions[], MPI_Request request)
 {
   return pready_list(length, array_of_partitions, request);
 }
+#endif

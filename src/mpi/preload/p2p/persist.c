@@ -532,13 +532,15 @@ static void swap_out(int n, MPI_Request reqs[], const MPI_Request saved[])
     return init_common(false, buf, count, datatype, dest, tag, comm, MODE, request);   \
   }
 SEND_INIT(MPI_Send_init, int, DLP_STANDARD)
-SEND_INIT(MPI_Send_init_c, MPI_Count, DLP_STANDARD)
 SEND_INIT(MPI_Ssend_init, int, DLP_SYNC)
-SEND_INIT(MPI_Ssend_init_c, MPI_Count, DLP_SYNC)
 SEND_INIT(MPI_Rsend_init, int, DLP_READY)
-SEND_INIT(MPI_Rsend_init_c, MPI_Count, DLP_READY)
 SEND_INIT(MPI_Bsend_init, int, DLP_BUFFERED)
+#if MPI_VERSION >= 4   /* MPI-4's large-count forms */
+SEND_INIT(MPI_Send_init_c, MPI_Count, DLP_STANDARD)
+SEND_INIT(MPI_Ssend_init_c, MPI_Count, DLP_SYNC)
+SEND_INIT(MPI_Rsend_init_c, MPI_Count, DLP_READY)
 SEND_INIT(MPI_Bsend_init_c, MPI_Count, DLP_BUFFERED)
+#endif
 
 int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                   MPI_Comm comm, MPI_Request *request)
@@ -546,11 +548,13 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
   return init_common(true, buf, count, datatype, source, tag, comm, DLP_STANDARD, request);
 }
 
+#if MPI_VERSION >= 4
 int MPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source,
                     int tag, MPI_Comm comm, MPI_Request *request)
 {
   return init_common(true, buf, count, datatype, source, tag, comm, DLP_STANDARD, request);
 }
+#endif
 
 int MPI_Start(MPI_Request *request) { return start_common(request); }
 int PMPI_Start(MPI_Request *request) { return start_common(request); }

@@ -32,6 +32,7 @@ typedef struct parked {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static parked *head, **tail = &head;
 static atomic_int nparked;
+#ifdef MPICH_VERSION
 static unsigned next_handle;
 
 /* the interposer's message handles: HANDLE_KIND_INVALID with object kind
@@ -43,6 +44,26 @@ static bool own_handle(MPI_Message m)
 {
   return ((unsigned)m & OWN_MASK) == OWN_HANDLE;
 }
+
+static MPI_Message new_handle(parked *p)
+{
+  (void)p;
+  return (MPI_Message)(OWN_HANDLE | (next_handle++ & 0xffffff));
+}
+#else
+/* a host whose handles are pointers (Open MPI): the interposer's are its
+   parked entries' addresses, which no message object of the host's has;
+   take_handle finds them */
+static bool own_handle(MPI_Message m)
+{
+  return m != MPI_MESSAGE_NULL && m != MPI_MESSAGE_NO_PROC && atomic_load(&nparked) > 0;
+}
+
+static MPI_Message new_handle(parked *p)
+{
+  return (MPI_Message)(void *)p;
+}
+#endif
 
 static bool matches(const parked *p, int source, int tag, MPI_Comm comm)
 {
@@ -96,7 +117,7 @@ static void park(parked *p, bool matched)
 {
   pthread_mutex_lock(&lock);
   if (matched)
-    p->handle = (MPI_Message)(OWN_HANDLE | (next_handle++ & 0xffffff));
+    p->handle = new_handle(p);
   p->next = NULL;
   *tail = p;
   tail = &p->next;
@@ -458,6 +479,8 @@ static int imrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
     return COMMON(buf, count, datatype, message, last);                        \
   }
 MATCHED(MPI_Mrecv, int, MPI_Status *, mrecv_common)
-MATCHED(MPI_Mrecv_c, MPI_Count, MPI_Status *, mrecv_common)
 MATCHED(MPI_Imrecv, int, MPI_Request *, imrecv_common)
+#if MPI_VERSION >= 4   /* MPI-4's large-count forms */
+MATCHED(MPI_Mrecv_c, MPI_Count, MPI_Status *, mrecv_common)
 MATCHED(MPI_Imrecv_c, MPI_Count, MPI_Request *, imrecv_common)
+#endif

@@ -404,6 +404,8 @@ static int call_request_get_status(MPI_Request request, int *flag, MPI_Status *s
 static int call_request_free(MPI_Request *request)
 {
   dlp_orphans_poll();
+  if (request)
+    dlp_req_let_go(*request);
   const dlp_persistent *p = persistent();
   return p ? p->free(request) : dlp_next()->request_free(request);
 }

@@ -25,6 +25,7 @@ typedef struct dlp_req {
   atomic_flag claimed;   /* a call is completing op.req */
   atomic_bool done;      /* finished; the handle completed */
   atomic_bool released;  /* one of its two owners let go (requests.c) */
+  atomic_bool orphaned;  /* its handle freed before it was done */
   bool in_table;
   struct dlp_req *next;  /* in the table */
   struct dlp_req *onext; /* among orphans */
@@ -44,6 +45,9 @@ DLI_HIDDEN dlp_req *dlp_req_find(MPI_Request h);
    op.req, then dlp_req_finish, or dlp_req_unclaim if it did not */
 DLI_HIDDEN dlp_req *dlp_req_claim(MPI_Request h);
 DLI_HIDDEN void dlp_req_unclaim(dlp_req *r);
+/* the program frees handle h (before the host does): an interposed
+   operation still in progress becomes an orphan */
+DLI_HIDDEN void dlp_req_let_go(MPI_Request h);
 /* the interposer's work for a claimed request whose op.req MPICH has
    completed (and freed), with MPICH's error err: the route's finish; frees
    the program's handle and r */

@@ -19,14 +19,15 @@
  * one operation twice. An entry leaves the table when MPICH frees the
  * handle (the free function): a handle in the table is never reused.
  *
- * An entry has two owners, the program's handle (until MPICH calls the
- * free function) and the operation (until it is finished and the handle
- * completed); the second to let go frees it. MPICH calls the free
- * function as soon as the program frees the handle, complete or not
- * (DLP_DEV_GREQUEST_FREED_EARLY; the model holds on any host): an
- * operation still in progress then becomes an orphan, which the
+ * An entry has two owners, the program's handle (until the host calls
+ * the free function) and the operation (until it is finished and the
+ * handle completed); the second to let go frees it. An operation still in
+ * progress when the program frees its handle becomes an orphan, which the
  * interposer completes in later calls, and at the latest in MPI_Finalize
- * (finalize.c).
+ * (finalize.c): the interposer's MPI_Request_free says so first, and the
+ * free function again where the host calls it at once, complete or not
+ * (MPICH: DLP_DEV_GREQUEST_FREED_EARLY; Open MPI calls it once the handle
+ * is complete too).
  * A request complete when started is finished at once and the program
  * gets MPICH's request. */
 #include <pthread.h>
@@ -230,15 +231,23 @@ static int query_fn(void *extra, MPI_Status *status)
   return r->st.MPI_ERROR;
 }
 
-/* MPICH's lock held: no MPI call here */
+/* r's operation goes on without its handle, completed in later calls
+   (once: the program's free and the host's free function both say so) */
+static void make_orphan(dlp_req *r)
+{
+  if (atomic_exchange(&r->orphaned, true))
+    return;
+  atomic_flag_test_and_set(&r->claimed);   /* the orphans' from here */
+  orphan_push(r);
+}
+
+/* the host's lock may be held: no MPI call here */
 static int free_fn(void *extra)
 {
   dlp_req *r = extra;
   remove_entry(r);
-  if (!atomic_load(&r->done)) {
-    atomic_flag_test_and_set(&r->claimed);   /* the orphans' from here */
-    orphan_push(r);
-  }
+  if (!atomic_load(&r->done))
+    make_orphan(r);
   release(r);
   return MPI_SUCCESS;
 }
@@ -273,6 +282,7 @@ static bool settle_if_done(dlp_req *r, bool block)
   return true;
 }
 
+#ifdef MPICH_VERSION   /* MPIX_Grequest_start's poll and wait functions */
 static int poll_fn(void *extra, MPI_Status *status)
 {
   (void)status;
@@ -306,6 +316,7 @@ static int wait_fn(int count, void **states, double timeout, MPI_Status *status)
   }
   return MPI_SUCCESS;
 }
+#endif
 
 /* ---- starting ---- */
 
@@ -330,7 +341,13 @@ int dlp_req_track(dlp_req *r, MPI_Request *user)
   }
   static pthread_once_t joined = PTHREAD_ONCE_INIT;
   pthread_once(&joined, join_finalize);   /* orphans complete there at the latest */
+#ifdef MPICH_VERSION
   rc = PMPIX_Grequest_start(query_fn, free_fn, cancel_fn, poll_fn, wait_fn, r, &r->handle);
+#else
+  /* no poll function: the handle completes only in the interposer's
+     completion calls, which every caller reaches (MPI_ and PMPI_ names) */
+  rc = PMPI_Grequest_start(query_fn, free_fn, cancel_fn, r, &r->handle);
+#endif
   if (rc != MPI_SUCCESS) {
     /* the operation goes on, an orphan with no handle: it completes in
        later calls */
@@ -376,6 +393,13 @@ dlp_req *dlp_req_claim(MPI_Request h)
 void dlp_req_unclaim(dlp_req *r)
 {
   atomic_flag_clear(&r->claimed);
+}
+
+void dlp_req_let_go(MPI_Request h)
+{
+  dlp_req *r = dlp_req_find(h);   /* lives: the program holds its handle */
+  if (r && !atomic_load(&r->done))
+    make_orphan(r);
 }
 
 int dlp_req_finish(dlp_req *r, MPI_Status *st, int err, MPI_Comm *raise_on)

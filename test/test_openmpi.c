@@ -14,7 +14,8 @@
  * With the interposer for Open MPI preloaded (test/openmpi.sh), the
  * program's MPI_Pack, MPI_Unpack and external32 calls are the
  * interposer's: each is compared with Open MPI's own (PMPI_), on data
- * and on calls Open MPI refuses (errors_as_openmpi).
+ * and on calls Open MPI refuses (errors_as_openmpi); and its truncated
+ * receive writes nothing past the user's data (openmpi_truncation_overrun).
  *
  * A plain single-process program: Open MPI's singleton init. */
 #include <check.h>
@@ -483,12 +484,71 @@ START_TEST(errors_as_openmpi)
 }
 END_TEST
 
+/* DLP_DEV_TRUNCATE_OVERRUNS (host_openmpi_4_1.c): Open MPI writes a whole
+   message past a contiguous receive buffer too short for it, once the
+   message is past the eager limit (here a send to oneself); a receive of
+   a derived type too short gets nothing past its data, plainly and
+   preloaded, where the interposer receives it into staging memory
+   (DL_STRATEGY=pack, set by main) the host must not overrun */
+START_TEST(openmpi_truncation_overrun)
+{
+  enum { MSG = 100000, CAP = 25000, ROOM = 2 * MSG };
+  unsigned char *sb = malloc(MSG), *rb = malloc(ROOM);
+  ck_assert(sb && rb);
+  for (int i = 0; i < MSG; i++)
+    sb[i] = (unsigned char)(i % 200);   /* never the 0xee of untouched memory */
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  MPI_Datatype v;   /* CAP bytes, every other byte of 2 * CAP - 1 */
+  MPI_OK(MPI_Type_vector(CAP, 1, 2, MPI_BYTE, &v));
+  MPI_OK(MPI_Type_commit(&v));
+  unsigned long long before[4] = {0}, after[4] = {0};
+  int (*counts)(unsigned long long *, int) =
+      (int (*)(unsigned long long *, int))dlsym(RTLD_DEFAULT, "dl_preload_counts");
+  for (int derived = 0; derived < 2; derived++) {
+    memset(rb, 0xee, ROOM);
+    if (counts)
+      counts(before, 4);
+    MPI_Request q[2];
+    MPI_Status st[2];
+    MPI_OK(derived ? MPI_Irecv(rb, 1, v, 0, 5, MPI_COMM_SELF, &q[0])
+                   : MPI_Irecv(rb, CAP, MPI_BYTE, 0, 5, MPI_COMM_SELF, &q[0]));
+    MPI_OK(MPI_Isend(sb, MSG, MPI_BYTE, 0, 5, MPI_COMM_SELF, &q[1]));
+    int rc = MPI_Waitall(2, q, st), cls = -1;
+    MPI_Error_class(rc, &cls);
+    ck_assert_int_eq(cls, MPI_ERR_IN_STATUS);
+    MPI_Error_class(st[0].MPI_ERROR, &cls);
+    ck_assert_int_eq(cls, MPI_ERR_TRUNCATE);
+    size_t end = derived ? 2 * CAP - 1 : CAP, past = 0;
+    for (size_t i = end; i < ROOM; i++)
+      past += rb[i] != 0xee;
+    if (!derived) {
+      ck_assert_msg(past == MSG - CAP, "Open MPI no longer writes past a truncated "
+                    "receive (%zu bytes): drop DLP_DEV_TRUNCATE_OVERRUNS from "
+                    "host_openmpi_4_1.c", past);
+    } else {
+      ck_assert_msg(past == 0, "%zu bytes written past a truncated derived-type receive",
+                    past);
+      if (counts) {     /* the interposer's receive, staged */
+        counts(after, 4);
+        ck_assert_uint_eq(after[3], before[3] + 1);
+      }
+    }
+  }
+  MPI_OK(MPI_Type_free(&v));
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL);
+  free(sb);
+  free(rb);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
   seed = test_seed(NULL);
   int (*counts)(unsigned long long *, int) =
       (int (*)(unsigned long long *, int))dlsym(RTLD_DEFAULT, "dl_preload_counts");
   preloaded = counts != NULL;
+  if (preloaded)   /* read at the interposer's first point-to-point call */
+    setenv("DL_STRATEGY", "pack", 1);
   const char *expect = getenv("DL_EXPECT_PRELOAD");
   if (expect && (*expect == '1') != preloaded) {
     fprintf(stderr, "the interposer is %sloaded, DL_EXPECT_PRELOAD=%s\n",
@@ -503,6 +563,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, openmpi_stride_minus_one);
   tcase_add_test(tc, openmpi_empty_member_after_data);
   tcase_add_test(tc, errors_as_openmpi);
+  tcase_add_test(tc, openmpi_truncation_overrun);
   int rc = test_run("openmpi", tc, true);
   unsigned long long n[2] = {0, 0};
   if (preloaded && (counts(n, 2) < 2 || n[0] == 0 || n[1] == 0)) {

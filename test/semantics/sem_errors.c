@@ -70,8 +70,10 @@ static void uncommitted(MPI_Comm c)
   memset(packed, 7, sizeof packed);
   for (int i = 0; i < 16; i++)
     buf[i] = i;
+#ifndef OMPI_MAJOR_VERSION   /* Open MPI 4.1's own crashes on an uncommitted type */
   MPI_Aint esize;
   OK(MPI_Pack_external_size("external32", 1, raw, &esize));
+#endif
   for (int round = 0; round < 2; round++) {
     int pos = 4;
     int rc = MPI_Pack(buf, 1, raw, packed, (int)sizeof packed, &pos, c);
@@ -82,10 +84,12 @@ static void uncommitted(MPI_Comm c)
     CHECK(sem_class(rc) == MPI_ERR_TYPE && pos == 4 && buf[0] == 0 && buf[2] == 2,
           "unpack of an uncommitted type: class %d, position %d, int %d", sem_class(rc), pos,
           buf[0]);
+#ifndef OMPI_MAJOR_VERSION   /* Open MPI 4.1's own MPI_Pack_size of it crashes */
     int size = -1;
     rc = MPI_Pack_size(1, raw, c, &size);
     CHECK(sem_class(rc) == MPI_ERR_TYPE, "pack size of an uncommitted type: class %d",
           sem_class(rc));
+#endif
   }
   MPI_Type_free(&raw);
   MPI_Type_free(&ok);

@@ -9,6 +9,7 @@
  * the elements in order; external32 is defined byte for byte, so a strided
  * type packs to exactly the bytes of its elements packed contiguously. */
 #include "sem.h"
+#include "sem_large.h"
 
 #define PER 6                    /* elements of one vec */
 #define COUNT 2

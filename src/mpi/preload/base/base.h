@@ -174,6 +174,27 @@ DLI_HIDDEN void dlp_stage_flush(void);
 DLI_HIDDEN int dlp_stage_out(const dlp_data *d, void **stage);
 /* unpacks the first n packed bytes (n <= d->bytes) into the user's data */
 DLI_HIDDEN void dlp_stage_in(const dlp_data *d, const void *stage, size_t n);
+/* A receive of up to n bytes into staging memory, which the host must not
+   write past when the message is longer. dlp_room_get(n) allocates it
+   (dlp_stage_put returns it); dlp_room_post says how to post the
+   receive: (stage, n, MPI_PACKED), or on a host that writes a whole
+   message past a contiguous buffer it truncates (DLP_DEV_TRUNCATE_OVERRUNS)
+   (stage, 1, a type skipping the byte before the last: gap set), which
+   the caller frees with dlp_room_posted once it posted the receive; with a
+   gap, dlp_room_close puts the last byte in place once got bytes arrived
+   (the status's count: more than n when the message was longer).
+   false from dlp_room_post: no such type for n (fewer than 2 bytes, or
+   the type failed): the receive is not to be staged */
+typedef struct dlp_room {
+  void *buf;
+  MPI_Count count;
+  MPI_Datatype dt;
+  bool gap;
+} dlp_room;
+DLI_HIDDEN void *dlp_room_get(size_t n);
+DLI_HIDDEN bool dlp_room_post(void *stage, size_t n, dlp_room *r);
+DLI_HIDDEN void dlp_room_posted(dlp_room *r);
+DLI_HIDDEN void dlp_room_close(void *stage, size_t n, size_t got);
 /* bytes a receive status says arrived */
 DLI_HIDDEN size_t dlp_status_bytes(const MPI_Status *st);
 /* the host's judgement of dt (committed, valid) and comm: a pack of

@@ -5,9 +5,11 @@
  * large malloc is an mmap whose pages fault in, zeroed, on first touch and
  * go back to the kernel on free, which for a 32 MiB message cost twice as
  * much as packing it. */
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include "base.h"
+#include "host.h"
 
 #define KEEP 4
 #define KEEP_MIN ((size_t)64 << 10)
@@ -159,6 +161,56 @@ void dlp_stage_in(const dlp_data *d, const void *stage, size_t n)
   /* fewer bytes than the type holds is a normal short receive: the
      truncation code only says that, and what arrived is unpacked */
   dl_unpack(stage, n < d->bytes ? n : d->bytes, &pos, d->buf, d->count, d->t);
+}
+
+/* ---- staging receives ---- */
+
+static bool gapped(void)
+{
+  return dlp_host_has(DLP_DEV_TRUNCATE_OVERRUNS);
+}
+
+void *dlp_room_get(size_t n)
+{
+  return dlp_stage_get(gapped() ? n + 1 : n);
+}
+
+/* the room's last byte lands one past its place, so the host sees two
+   blocks: a type the host treats as contiguous (a single block, resized
+   or not) is overrun all the same */
+bool dlp_room_post(void *stage, size_t n, dlp_room *r)
+{
+  *r = (dlp_room){stage, (MPI_Count)n, MPI_PACKED, false};
+  if (!gapped())
+    return true;
+  if (n < 2 || n - 1 > INT_MAX)
+    return false;
+  int len[2] = {(int)(n - 1), 1};
+  MPI_Aint at[2] = {0, (MPI_Aint)n};
+  MPI_Datatype t;
+  if (PMPI_Type_create_hindexed(2, len, at, MPI_BYTE, &t) != MPI_SUCCESS)
+    return false;
+  if (PMPI_Type_commit(&t) != MPI_SUCCESS) {
+    PMPI_Type_free(&t);
+    return false;
+  }
+  r->count = 1;
+  r->dt = t;
+  r->gap = true;
+  return true;
+}
+
+void dlp_room_posted(dlp_room *r)
+{
+  if (r->dt != MPI_PACKED)
+    PMPI_Type_free(&r->dt);
+  r->dt = MPI_PACKED;
+}
+
+void dlp_room_close(void *stage, size_t n, size_t got)
+{
+  if (got >= n)     /* a longer message: its first n bytes (truncated) */
+    ((char *)stage)[n - 1] = ((char *)stage)[n];
 }
 
 size_t dlp_status_bytes(const MPI_Status *st)

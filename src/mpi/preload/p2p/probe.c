@@ -428,13 +428,22 @@ static int mrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
   dlp_data d;
   if (!message || !staged(buf, count, dt, *message, &d))
     return mrecv_as(buf, count, dt, message, status);
-  void *stage = dlp_stage_get(d.bytes);
+  void *stage = dlp_room_get(d.bytes);
   if (!stage)
     return dlp_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+  dlp_room room;
+  if (!dlp_room_post(stage, d.bytes, &room)) {
+    dlp_stage_put(stage);
+    return mrecv_as(buf, count, dt, message, status);
+  }
   MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
-  int rc = mrecv_as(stage, (MPI_Count)d.bytes, MPI_PACKED, message, st);
-  if (rc == MPI_SUCCESS)        /* truncated: nothing (routes.c, pack_finish) */
-    dlp_stage_in(&d, stage, dlp_status_bytes(st));
+  int rc = mrecv_as(room.buf, room.count, room.dt, message, st);
+  dlp_room_posted(&room);
+  size_t got = rc == MPI_SUCCESS ? dlp_status_bytes(st) : 0;
+  if (room.gap)
+    dlp_room_close(stage, d.bytes, got);
+  if (rc == MPI_SUCCESS && got <= d.bytes)  /* truncated: nothing (routes.c) */
+    dlp_stage_in(&d, stage, got);
   dlp_count(DLP_N_RECV);
   dlp_stage_put(stage);
   return rc;
@@ -452,13 +461,20 @@ static int imrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
   if (!message || !req || !staged(buf, count, dt, *message, &d))
     return imrecv_as(buf, count, dt, message, req);
   dlp_req *e = dlp_req_new();
-  void *stage = e ? dlp_stage_get(d.bytes) : NULL;
+  void *stage = e ? dlp_room_get(d.bytes) : NULL;
   if (!stage) {
     free(e);
     return dlp_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
   }
+  dlp_room room;
+  if (!dlp_room_post(stage, d.bytes, &room)) {
+    dlp_stage_put(stage);
+    free(e);
+    return imrecv_as(buf, count, dt, message, req);
+  }
   MPI_Request inner;
-  int rc = imrecv_as(stage, (MPI_Count)d.bytes, MPI_PACKED, message, &inner);
+  int rc = imrecv_as(room.buf, room.count, room.dt, message, &inner);
+  dlp_room_posted(&room);
   if (rc != MPI_SUCCESS) {
     dlp_stage_put(stage);
     free(e);
@@ -467,7 +483,8 @@ static int imrecv_common(void *buf, MPI_Count count, MPI_Datatype dt,
   dlp_count(DLP_N_RECV);
   /* completed as a packed receive is (routes.c) */
   e->op = (dlp_op){.route = DLP_R_PACK, .recv = true, .d = d, .stage = stage,
-                   .blocks = MPI_DATATYPE_NULL, .req = inner, .comm = MPI_COMM_WORLD};
+                   .gap = room.gap, .blocks = MPI_DATATYPE_NULL, .req = inner,
+                   .comm = MPI_COMM_WORLD};
   rc = dlp_req_track(e, req);
   return rc ? dlp_raise(MPI_COMM_WORLD, rc) : rc;
 }

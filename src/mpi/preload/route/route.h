@@ -35,6 +35,8 @@ typedef struct dlp_op {
                             chunk is known (routes.c) */
   bool whole;            /* sink: the room is a chunk of staging, not the
                             staging and the sink */
+  bool gap;              /* PACK receive: its staging's last byte lands one
+                            past its place (dlp_room_post) */
   bool synced;           /* a one-sided request's epoch synchronized its
                             target already (rma.c) */
   MPI_Message msg;

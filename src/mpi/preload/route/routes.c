@@ -59,9 +59,15 @@ static int mpich_start(dlp_op *op)
 static int post_sunk(dlp_op *op)
 {
   size_t c = dlp_chunk();       /* at most 1 GiB (config.c), more than bytes */
-  if (atomic_fetch_add(&wholes, 1) < WHOLE_MAX && (op->stage = dlp_stage_get(c))) {
+  dlp_room room;
+  if (atomic_fetch_add(&wholes, 1) < WHOLE_MAX && (op->stage = dlp_room_get(c))) {
     op->whole = true;
-    return post(op, op->stage, (MPI_Count)c, MPI_PACKED);
+    if (!dlp_room_post(op->stage, c, &room))
+      return MPI_ERR_NO_MEM;
+    op->gap = room.gap;
+    int rc = post(op, room.buf, room.count, room.dt);
+    dlp_room_posted(&room);
+    return rc;
   }
   atomic_fetch_sub(&wholes, 1);
   char *sink = dlp_stream_sink();
@@ -104,11 +110,22 @@ static int pack_start(dlp_op *op)
   int rc = MPI_SUCCESS;
   if (!op->recv)
     rc = dlp_stage_out(&op->d, &op->stage);
-  else if (!(op->stage = dlp_stage_get(op->d.bytes)))
+  else if (!(op->stage = dlp_room_get(op->d.bytes)))
     rc = MPI_ERR_NO_MEM;
   if (rc)
     return dlp_raise(op->comm, rc);
-  rc = post(op, op->stage, (MPI_Count)op->d.bytes, MPI_PACKED);
+  dlp_room room;
+  if (!op->recv) {
+    rc = post(op, op->stage, (MPI_Count)op->d.bytes, MPI_PACKED);
+  } else if (dlp_room_post(op->stage, op->d.bytes, &room)) {
+    op->gap = room.gap;
+    rc = post(op, room.buf, room.count, room.dt);
+    dlp_room_posted(&room);
+  } else {                 /* no room the host cannot overrun: its own receive */
+    dlp_stage_put(op->stage);
+    op->stage = NULL;
+    return post(op, op->d.buf, op->d.count, op->d.dt);
+  }
   if (rc) {
     dlp_stage_put(op->stage);
     op->stage = NULL;
@@ -142,7 +159,11 @@ static int pack_finish(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_on)
   *raise_on = MPI_COMM_NULL;
   if (op->whole)
     atomic_fetch_sub(&wholes, 1);
+  if (!op->stage)
+    return err;                       /* the host received the user's data */
   size_t got = err == MPI_SUCCESS ? dlp_status_bytes(st) : 0;
+  if (op->gap)
+    dlp_room_close(op->stage, op->whole ? dlp_chunk() : op->d.bytes, got);
   if (op->sink && got > op->d.bytes && !cancelled(st)) {
     err = sunk_truncated(op, st, got, raise_on);
     dlp_stage_put(op->stage);
@@ -151,9 +172,11 @@ static int pack_finish(dlp_op *op, MPI_Status *st, int err, MPI_Comm *raise_on)
   }
   /* a truncated receive delivers nothing: MPICH's status then counts the
      buffer's bytes, not what it wrote into the staging memory (which may be
-     nothing); a cancelled or failed one delivers nothing either */
-  if (op->recv && err == MPI_SUCCESS && !cancelled(st))
-    dlp_stage_in(&op->d, op->stage, dlp_status_bytes(st));
+     nothing), Open MPI's the message's, and its MPI_Request_get_status
+     says success (the request's completion reports the truncation); a
+     cancelled or failed one delivers nothing either */
+  if (op->recv && err == MPI_SUCCESS && got <= op->d.bytes && !cancelled(st))
+    dlp_stage_in(&op->d, op->stage, got);
   dlp_stage_put(op->stage);
   op->stage = NULL;
   return err;

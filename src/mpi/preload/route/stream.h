@@ -30,6 +30,8 @@ struct dlp_pipe {
   char *slots[2];          /* in stage: the first receive's bytes are */
   void *stage;             /* delivered before a chunk lands there */
   bool placed;             /* the first receive lands in the user's data */
+  bool gap;                /* the first receive's last byte lands one past
+                              its place (dlp_room_post) */
   size_t got, delivered;   /* bytes received; bytes placed in the buffer */
   bool truncated;
   /* both */

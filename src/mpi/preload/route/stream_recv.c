@@ -58,8 +58,14 @@ static int post_first(dlp_pipe *p)
     return dlp_irecv_as(p->d.buf, p->d.count, p->d.dt, p->peer, p->tag, p->comm, &p->rreq);
   if (dlp_stream_recv_placed(p))
     return dlp_irecv_as(p->d.buf, 1, p->blocks, p->peer, p->tag, p->comm, &p->rreq);
-  return dlp_irecv_as(p->land, (MPI_Count)p->n, MPI_PACKED, p->peer, p->tag, p->comm,
-                      &p->rreq);
+  dlp_room room;
+  if (p->d.dense || !dlp_room_post(p->land, p->n, &room))
+    return dlp_irecv_as(p->land, (MPI_Count)p->n, MPI_PACKED, p->peer, p->tag, p->comm,
+                        &p->rreq);
+  p->gap = room.gap;
+  int rc = dlp_irecv_as(room.buf, room.count, room.dt, p->peer, p->tag, p->comm, &p->rreq);
+  dlp_room_posted(&room);
+  return rc;
 }
 
 int dlp_stream_recv_post(dlp_pipe *p)
@@ -125,6 +131,8 @@ void dlp_stream_recv_arrived(dlp_pipe *p, const MPI_Status *st)
   }
   size_t got = dlp_status_bytes(st), k = p->k;
   char *land = p->land;
+  if (k == 0 && p->gap)
+    dlp_room_close(land, p->n, got);
   bool more = got == p->C;
   /* receive the next chunk while this one is unpacked, unless it would
      land on this one */
@@ -170,14 +178,14 @@ void dlp_stream_recv_advance(dlp_pipe *p)
 bool dlp_stream_recv_buffers(dlp_pipe *p)
 {
   if (is_short(p)) {
-    p->stage = dlp_stage_get(p->n);
+    p->stage = dlp_room_get(p->n);
     p->slots[0] = p->slots[1] = dlp_stream_sink();
     return p->stage && p->slots[0];
   }
   size_t two = 2 * p->C;     /* C is at most 1 GiB (config.c) */
   bool placed = dlp_stream_recv_placed(p);
   size_t cap = p->d.dense ? p->C : placed || p->n < two ? two : p->n;
-  p->stage = dlp_stage_get(cap);
+  p->stage = dlp_room_get(cap);
   if (!p->stage)
     return false;
   p->slots[0] = p->stage;

@@ -61,7 +61,7 @@ run() { # program mode limit -> exit status; output in $out/prog.mode
   # the preload set by env in the program's own command, as both hosts'
   # launchers run it (and an MPMD line's contexts each their own)
   p=$(cd "$dir" && pwd)/$1
-  pre="env LD_PRELOAD=$lib"
+  pre="env LD_PRELOAD=$lib DL_EXPECT_PRELOAD=1"
   case $2 in
   plain) set -- "$1" "$2" "$3" -n 2 "$p" ;;
   default) set -- "$1" "$2" "$3" -n 2 $pre "$p" ;;

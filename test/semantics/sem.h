@@ -4,6 +4,7 @@
  * the rank, the line and what differed; the program exits 1 if any did. */
 #ifndef SEM_H
 #define SEM_H
+#include <dlfcn.h>
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -42,9 +43,16 @@ static int sem_class(int code)
   return c;
 }
 
-/* MPI_Init, two ranks or more, the rank in sem_rank */
+/* MPI_Init, two ranks or more, the rank in sem_rank; the interposer
+   loaded where DL_EXPECT_PRELOAD=1 says it must be */
 static void sem_init(int *argc, char ***argv)
 {
+  /* a preloaded mode whose interposer did not load would pass as plain */
+  const char *expect = getenv("DL_EXPECT_PRELOAD");
+  if (expect && *expect == '1' && !dlsym(RTLD_DEFAULT, "dl_preload_counts")) {
+    fprintf(stderr, "DL_EXPECT_PRELOAD=1, but the interposer is not loaded\n");
+    exit(2);
+  }
   int size;
   MPI_Init(argc, argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &sem_rank);

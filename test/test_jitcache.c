@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "buffers.h"
 #include "codegen.h"
+#include "llvm.h"
 #include "runner.h"
 
 static uint64_t seed;
@@ -550,6 +551,9 @@ END_TEST
 int main(void)
 {
   seed = test_seed(NULL);
+  /* libLLVM loaded once here, before the runs fork: each child process
+     finds it loaded (under Valgrind, translated) instead of loading it */
+  dli_llvm_load();
   TCase *tc = tcase_create("objcache");
   tcase_add_test(tc, second_run_loads);
   tcase_add_test(tc, corrupt_object_refused);

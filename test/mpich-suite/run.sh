@@ -8,7 +8,7 @@
 #       [--suites datatype,pt2pt,coll,rma,io] [--only REGEX]
 #       [--dtp-divisor N] [--dtp-coll-divisor N] [--dtp-rma-divisor N] [--list]
 #       [--baseline FILE] [--record-baseline FILE] [--pipeline-all] [--coll-all]
-#       [--spin]
+#       [--served FILE] [--record-served FILE] [--spin]
 #
 # Fetches MPICH's source with Debian's source package (fetch.sh; cached in
 # the work directory), writes the headers its configure would have made
@@ -46,6 +46,18 @@
 # lines whose default run passed and counted one, or did not say (a rank
 # wrote no count); the others are reported as passing, the same run as
 # the default one. --pipeline-all runs every line in the pipeline mode.
+#
+# --served FILE: the lines whose recorded default run (--record-served,
+# from every rank's DL_STATS_FILE) had the interposer serve no operation
+# (no pack, unpack, send, receive, one-sided or collective operation of a
+# derived type: the program moves predefined types only, through calls
+# the interposer hands to MPICH unchanged) are not run preloaded, default
+# or pipeline, and are reported as passing, "not run: its recorded
+# default run served nothing". A line not in FILE, or there with another
+# command, runs. The interposer's pass-through of every call is the
+# semantics suite's (test/semantics.sh); record FILE again when the
+# interposer takes over more calls. --record-served FILE writes FILE from
+# this run's default runs (the default mode must be among the modes).
 #
 # The coll lines run preloaded (default and pipeline) only when the
 # interposer intercepts a collective (its library exports one): until then
@@ -154,6 +166,8 @@ dtp_coll_divisor=16
 dtp_rma_divisor=16
 baseline=""
 record_baseline=""
+served_file=""
+record_served=""
 pipeline_all=0
 coll_all=0
 spin=0
@@ -200,6 +214,10 @@ while [ $# -gt 0 ]; do
   --baseline=*) baseline=${1#*=}; shift ;;
   --record-baseline) record_baseline=${2:?}; shift 2 ;;
   --record-baseline=*) record_baseline=${1#*=}; shift ;;
+  --served) served_file=${2:?}; shift 2 ;;
+  --served=*) served_file=${1#*=}; shift ;;
+  --record-served) record_served=${2:?}; shift 2 ;;
+  --record-served=*) record_served=${1#*=}; shift ;;
   --pipeline-all) pipeline_all=1; shift ;;
   --coll-all) coll_all=1; shift ;;
   --spin) spin=1; shift ;;
@@ -220,11 +238,12 @@ if [ -z "$modes" ]; then
 fi
 IFS=, read -r -a mode_list <<<"$modes"
 [ ${#mode_list[@]} -gt 0 ] || die "no mode given"
-has_plain=0 has_lib=0
+has_plain=0 has_lib=0 has_default=0
 for m in "${mode_list[@]}"; do
   case $m in
   plain) has_plain=1 ;;
-  default | pipeline) [ -n "$preload" ] || [ $list_only = 1 ] || die "mode $m needs --preload LIB" ;;
+  default) has_default=1; [ -n "$preload" ] || [ $list_only = 1 ] || die "mode $m needs --preload LIB" ;;
+  pipeline) [ -n "$preload" ] || [ $list_only = 1 ] || die "mode $m needs --preload LIB" ;;
   lib) has_lib=1; [ -n "$mpich_lib" ] || [ $list_only = 1 ] || die "mode lib needs --mpich-lib DIR" ;;
   *) die "unknown mode '$m' (plain, default, pipeline, lib)" ;;
   esac
@@ -482,6 +501,24 @@ if [ -n "$baseline" ]; then
     use_baseline=1
     echo "plain mode: the baseline $baseline (MPICH $bver), ${#base_result[@]} lines"
   fi
+fi
+
+# ---------------------------------------------------------------- served
+# the lines whose recorded default run served nothing (--served): id and
+# the command's fields as in runs.txt, then the operations served
+[ -z "$record_served" ] || [ $has_default = 1 ] ||
+  die "--record-served needs the default mode among the modes"
+[ -z "$served_file" ] || [ -f "$served_file" ] || die "no such record of served lines: $served_file"
+declare -A unserved=()
+if [ -n "$served_file" ]; then
+  while IFS='|' read -r id n; do
+    unserved[$id]=$n
+  done < <(awk -F'|' '
+    FNR == NR { if ($0 ~ /^#/ || $0 == "") next
+                if ($9 == "0") b[$1] = $2 "|" $3 "|" $4 "|" $5 "|" $6 "|" $7 "|" $8; next }
+    $11 == "" && ($1 in b) && b[$1] == $4 "|" $5 "|" $6 "|" $7 "|" $8 "|" $9 "|" $10 { print $1 "|0" }' \
+    "$served_file" "$work/runs.txt")
+  echo "served: $served_file, ${#unserved[@]} selected lines whose recorded default run served nothing"
 fi
 
 # ---------------------------------------------------------------- build
@@ -757,6 +794,8 @@ no_long() { # id np default-status
 
 phase "run (modes: $modes${baseline:+; plain: $([ $use_baseline = 1 ] && echo "the baseline" || echo run)})"
 rm -rf "$work/scratch"
+# this run's outputs only: the report sums the counts found there
+rm -rf "$work/out"
 results=$work/results.txt
 : >"$results"
 total=$(awk -F'|' '$11 == ""' "$work/runs.txt" | wc -l)
@@ -784,6 +823,8 @@ while IFS='|' read -r id suite prog np limit mem xfail envs args mpiargs skip fr
     elif [ "$suite" = coll ] && [ "$m" != plain ] && [ "$m" != lib ] && [ $coll_all = 0 ] &&
       [ $coll_seen = 0 ]; then
       result="$id|$m|pass|-|0|not run: the interposer intercepts no collective"
+    elif { [ "$m" = default ] || [ "$m" = pipeline ]; } && [ -n "${unserved[$id]:-}" ]; then
+      result="$id|$m|pass|-|0|not run: its recorded default run served nothing"
     elif [ "$m" = pipeline ] && [ $pipeline_all = 0 ] && no_long "$id" "$np" "$default_st"; then
       result="$id|pipeline|pass|-|0|the default run: no message of a chunk or more"
     else
@@ -847,6 +888,32 @@ if [ -n "$record_baseline" ]; then
   echo "baseline recorded: $record_baseline ($(grep -vc '^#' "$record_baseline") lines)"
 fi
 
+# the operations each line's default run served, summed over its ranks
+# (- where a rank wrote no count), as --served reads them
+if [ -n "$record_served" ]; then
+  {
+    echo "# The operations the interposer served in each line's default run of"
+    echo "# MPICH's test programs, summed over the ranks' DL_STATS_FILE lines (-:"
+    echo "# a rank wrote none), for test/mpich-suite/run.sh --served (the test"
+    echo "# command runs a line with 0 plainly only). Recorded $(date -u +%Y-%m-%d) by:"
+    echo "#   bash test/mpich-suite/run.sh --preload LIB --record-served FILE"
+    echo "#     --dtp-divisor $dtp_divisor --dtp-coll-divisor $dtp_coll_divisor --dtp-rma-divisor $dtp_rma_divisor${suites:+ --suites $suites}"
+    echo "# id|np|timeLimit|mem|xfail|env|args|mpiexec args|served"
+    while IFS='|' read -r id _ _ np limit mem xfail envs args mpiargs skip _; do
+      [ -z "$skip" ] || continue
+      f=$work/out/default/$id.stats
+      n=-
+      [ ! -f "$f" ] || n=$(awk -v np="$np" '/^dataloop-preload / { r++
+          for (i = 2; i <= NF; i++) { split($i, kv, "=")
+            if (kv[1] ~ /^(pack|unpack|send|recv|rma|coll)$/) n += kv[2] } }
+        END { if (r >= np) print n + 0; else print "-" }' "$f")
+      printf '%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$id" "$np" "$limit" "$mem" "$xfail" "$envs" "$args" "$mpiargs" "$n"
+    done <"$work/runs.txt"
+  } >"$record_served.tmp"
+  mv "$record_served.tmp" "$record_served"
+  echo "served recorded: $record_served ($(grep -v '^#' "$record_served" | awk -F'|' '$9 == "0"' | wc -l) lines with nothing served)"
+fi
+
 # ---------------------------------------------------------------- report
 phase "report"
 t_end=$(date +%s)
@@ -866,7 +933,7 @@ for s in "${suite_list[@]}"; do
     END { printf "%s %d point-to-point, %d one-sided, %d collective", s, p, r, c }')"
 done
 awk -F'|' -v modes="$modes" -v suitelist="${suite_list[*]}" -v has_plain=$has_plain \
-  -v served="$served" -v preload="$preload" -v spin="$spin" -v mpich_lib="$mpich_lib" -v lp="$libmpich_plain" -v lacks="$lib_lacks" -v secs=$((t_end - t_start)) \
+  -v served="$served" -v sfile="$served_file" -v preload="$preload" -v spin="$spin" -v mpich_lib="$mpich_lib" -v lp="$libmpich_plain" -v lacks="$lib_lacks" -v secs=$((t_end - t_start)) \
  -v work="$work" -v unbuilt="$unbuilt" -v base="$base_shown" -v bnote="$baseline_note" -v divisor="$dtp_divisor" -v cdivisor="$dtp_coll_divisor" -v rdivisor="$dtp_rma_divisor" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
   FILENAME ~ /programs.txt$/ {
     nprog[$1]++
@@ -882,6 +949,7 @@ awk -F'|' -v modes="$modes" -v suitelist="${suite_list[*]}" -v has_plain=$has_pl
     if ($3 == "skip") { skipped[s]++; skips[++nsk] = id " -n " np[id] ": " $6; next }
     st[id, $2] = $3; why[id, $2] = $6; t[id, $2] = $5; tsum[s, $2] += $5
     if ($6 == "not run: the interposer intercepts no collective") cskip[$2]++
+    else if ($6 == "not run: its recorded default run served nothing") uskip[$2]++
     else if ($2 == "pipeline") { if ($4 == "-" && $3 == "pass") pskip++; else prun++ }
   }
   END {
@@ -911,6 +979,7 @@ awk -F'|' -v modes="$modes" -v suitelist="${suite_list[*]}" -v has_plain=$has_pl
     if (bnote != "") printf "plain: %s\n", bnote
     if (prun + pskip) printf "pipeline: %d lines run; %d not, their default run having moved no message of a chunk or more (they pass as it did)\n", prun, pskip
     if (cskip["default"] + cskip["pipeline"]) printf "coll: lines not run preloaded (default %d, pipeline %d): the interposer intercepts no collective, so they would run MPICH against itself (--coll-all runs them)\n", cskip["default"], cskip["pipeline"]
+    if (uskip["default"] + uskip["pipeline"]) printf "served: lines not run preloaded (default %d, pipeline %d): their recorded default run served nothing (%s)\n", uskip["default"], uskip["pipeline"], sfile
     if (mpich_lib != "") printf "lib: libmpich.so.12 of %s (plain: %s)\n", mpich_lib, lp
     if (lacks != "") printf "lib lacks %d symbols of the plain libmpich.so.12: %s\n", split(lacks, _l, " "), lacks
     printf "\n"

@@ -61,13 +61,15 @@ static int post_sunk(dlp_op *op)
   size_t c = dlp_chunk();       /* at most 1 GiB (config.c), more than bytes */
   dlp_room room;
   if (atomic_fetch_add(&wholes, 1) < WHOLE_MAX && (op->stage = dlp_room_get(c))) {
-    op->whole = true;
-    if (!dlp_room_post(op->stage, c, &room))
-      return MPI_ERR_NO_MEM;
-    op->gap = room.gap;
-    int rc = post(op, room.buf, room.count, room.dt);
-    dlp_room_posted(&room);
-    return rc;
+    if (dlp_room_post(op->stage, c, &room)) {
+      op->whole = true;
+      op->gap = room.gap;
+      int rc = post(op, room.buf, room.count, room.dt);
+      dlp_room_posted(&room);
+      return rc;
+    }
+    dlp_stage_put(op->stage);       /* no room type (out of memory): the sink */
+    op->stage = NULL;
   }
   atomic_fetch_sub(&wholes, 1);
   char *sink = dlp_stream_sink();

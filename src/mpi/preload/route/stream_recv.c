@@ -58,10 +58,14 @@ static int post_first(dlp_pipe *p)
     return dlp_irecv_as(p->d.buf, p->d.count, p->d.dt, p->peer, p->tag, p->comm, &p->rreq);
   if (dlp_stream_recv_placed(p))
     return dlp_irecv_as(p->d.buf, 1, p->blocks, p->peer, p->tag, p->comm, &p->rreq);
-  dlp_room room;
-  if (p->d.dense || !dlp_room_post(p->land, p->n, &room))
+  if (p->d.dense)
     return dlp_irecv_as(p->land, (MPI_Count)p->n, MPI_PACKED, p->peer, p->tag, p->comm,
                         &p->rreq);
+  /* data that is not dense holds two bytes or more: no room type only
+     when out of memory, and the staging buffer must not be overrun */
+  dlp_room room;
+  if (!dlp_room_post(p->land, p->n, &room))
+    return dlp_raise(p->comm, MPI_ERR_NO_MEM);
   p->gap = room.gap;
   int rc = dlp_irecv_as(room.buf, room.count, room.dt, p->peer, p->tag, p->comm, &p->rreq);
   dlp_room_posted(&room);

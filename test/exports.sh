@@ -1,6 +1,6 @@
 #!/bin/sh
 # Every shared library of the project exports dl_* symbols only; the PMPI
-# interposer exports the MPI_* functions it intercepts, the PMPI_* names
+# interposer (and its Open MPI build, with Fortran entry points) exports the MPI_* functions it intercepts, the PMPI_* names
 # it defines over MPICH's (every call that can see a request: complete.c,
 # persist.c) and its introspection
 # calls (dl_preload_active, dl_preload_counts, dl_preload_routes,
@@ -96,5 +96,39 @@ if [ -f "$pre" ]; then
     status=1
   fi
   echo "$pre: $(echo "$have" | wc -l) symbols, as intercepted"
+fi
+
+# the interposer for Open MPI: the calls it serves there, the PMPI_ names
+# of the completion calls, and the Fortran entry points of the others in
+# their four spellings (mpi_send_, mpi_send__, mpi_send, MPI_SEND)
+pre="${top_builddir:-.}/.libs/libdataloop-mpi-preload-openmpi.so"
+if [ -f "$pre" ]; then
+  fortran="MPI_Send MPI_Bsend MPI_Ssend MPI_Rsend MPI_Isend MPI_Ibsend MPI_Issend
+    MPI_Irsend MPI_Irecv MPI_Send_init MPI_Bsend_init MPI_Ssend_init MPI_Rsend_init
+    MPI_Recv_init MPI_Recv MPI_Sendrecv MPI_Sendrecv_replace MPI_Probe MPI_Iprobe
+    MPI_Mprobe MPI_Improbe MPI_Mrecv MPI_Imrecv MPI_Pack MPI_Unpack MPI_Pack_size
+    MPI_Pack_external MPI_Unpack_external MPI_Pack_external_size MPI_Type_commit
+    MPI_Comm_free MPI_Error_class MPI_Finalize MPI_Abort"
+  completion="Wait Waitall Waitany Waitsome Test Testall Testany Testsome Start
+    Startall Request_free Cancel Request_get_status"
+  want=$({
+    for f in $fortran; do
+      l=$(echo "$f" | tr 'A-Z' 'a-z')
+      printf '%s\n%s_\n%s__\n%s\n%s\n' "$f" "$l" "$l" "$l" "$(echo "$f" | tr 'a-z' 'A-Z')"
+    done
+    for f in $completion; do printf 'MPI_%s\nPMPI_%s\n' "$f" "$f"; done
+    for f in dl_preload_active dl_preload_counts dl_preload_routes \
+      dl_preload_route_name dl_preload_rma_routes; do echo "$f"; done
+  } | sort)
+  have=$(defined "$pre" | sort)
+  if [ "$want" != "$have" ]; then
+    echo "$pre exports differ from the calls served on Open MPI:" >&2
+    echo "$want" > exports-want.tmp
+    echo "$have" > exports-have.tmp
+    diff exports-want.tmp exports-have.tmp >&2
+    rm -f exports-want.tmp exports-have.tmp
+    status=1
+  fi
+  echo "$pre: $(echo "$have" | wc -l) symbols, as served"
 fi
 exit $status

@@ -117,11 +117,11 @@ printf '%s' "$table"
 if [ "${DL_TEST_SMOKE:-}" != 1 ] && [ -z "${SEM_PROGRAMS:-}" ]; then
   called=$(for p in $programs; do nm -u "$dir/$p"; done |
            awk '{print $NF}' | sed 's/@.*//; s/^PMPI_/MPI_/' | sort -u)
-  missing=$(nm -D --defined-only "$lib" | awk '$2 == "T" && $3 ~ /^P?MPI_/ {print $3}' |
+  missing=$(nm -D --defined-only "$lib" | awk '$2 == "T" && $3 ~ /^P?MPI_[A-Z][a-z]/ {print $3}' |
             sed 's/^PMPI_/MPI_/' | sort -u | while read -r f; do
               echo "$called" | grep -qx "$f" || printf ' %s' "$f"
             done)
-  n=$(nm -D --defined-only "$lib" | awk '$2 == "T" && $3 ~ /^P?MPI_/ {print $3}' |
+  n=$(nm -D --defined-only "$lib" | awk '$2 == "T" && $3 ~ /^P?MPI_[A-Z][a-z]/ {print $3}' |
       sed 's/^PMPI_/MPI_/' | sort -u | wc -l)
   if [ -n "$missing" ]; then
     echo "semantics suite: the interposer defines calls no program makes:$missing" >&2

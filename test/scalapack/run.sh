@@ -11,7 +11,8 @@
 # own PASSED/FAILED/SKIPPED counts, never by the exit code alone. The other
 # modes must give exactly plain's counts.
 #
-#   test/scalapack/run.sh [--preload .libs/libdataloop-mpi-preload.so]
+#   test/scalapack/run.sh [--host mpich|openmpi]
+#                         [--preload .libs/libdataloop-mpi-preload.so]
 #                         [--mpich-lib DIR] --work WORK
 #                         [--modes plain,default,pipeline,lib] [--chunk 1000]
 #                         [--testers blacs,blacs-aux,pblas3,lu,qr,llt]
@@ -19,10 +20,19 @@
 #                         [--baseline FILE] [--record-baseline FILE]
 #                         [--spin]
 #
+# --host openmpi: the testers Debian built against Open MPI (beside the
+# MPICH ones in scalapack-mpi-test), run with mpiexec.openmpi
+# --oversubscribe (4 ranks on fewer cores; as root with
+# OMPI_ALLOW_RUN_AS_ROOT) and -x for each variable, the preload being
+# the interposer built for Open MPI (libdataloop-mpi-preload-openmpi.so).
+# Open MPI's waits yield their core by its own setting
+# (mpi_yield_when_idle 1), so test/ucx_yield.c is not preloaded there;
+# the lib mode is MPICH's only. Default: mpich.
+#
 # --baseline FILE: the plain mode's counts and times come from FILE, a
 # recorded plain run (--record-baseline FILE writes one), instead of being
 # run: they depend only on ScaLAPACK, MPICH and the inputs. FILE must name
-# the installed scalapack-mpi-test and MPICH versions and each tester's
+# the installed scalapack-mpi-test and MPI versions and each tester's
 # input files (a digest), else the plain mode runs as usual. A tester
 # whose counts in another mode differ from the baseline's runs plainly
 # again: if that run differs from the baseline too, it is the reference
@@ -94,6 +104,7 @@ set -u
 unset LD_PRELOAD DL_TRACE DL_PIPELINE DL_PIPELINE_CHUNK DL_STATS_FILE
 
 me=${0##*/}
+host=mpich
 preload=
 mpich_lib=
 work=
@@ -118,6 +129,8 @@ die() {
 
 while [ $# -gt 0 ]; do
   case $1 in
+  --host) [ $# -ge 2 ] || usage; host=$2; shift 2 ;;
+  --host=*) host=${1#*=}; shift ;;
   --preload) [ $# -ge 2 ] || usage; preload=$2; shift 2 ;;
   --preload=*) preload=${1#*=}; shift ;;
   --mpich-lib) [ $# -ge 2 ] || usage; mpich_lib=$2; shift 2 ;;
@@ -144,6 +157,7 @@ while [ $# -gt 0 ]; do
 done
 
 [ -n "$work" ] || die "--work DIR is required"
+case $host in mpich | openmpi) ;; *) die "unknown host $host (mpich, openmpi)" ;; esac
 case $timeout_s in '' | *[!0-9]*) die "--timeout takes whole seconds" ;; esac
 if [ -z "$modes" ]; then
   modes=plain
@@ -158,7 +172,7 @@ for m in $modes; do
   case $m in
   plain) ;;
   default | pipeline) needs_preload=1 ;;
-  lib) needs_lib=1 ;;
+  lib) needs_lib=1; [ "$host" = mpich ] || die "the lib mode is MPICH's" ;;
   *) die "unknown mode $m (plain, default, pipeline, lib)" ;;
   esac
 done
@@ -169,8 +183,19 @@ for t in $testers; do
   esac
 done
 
-command -v mpiexec.mpich >/dev/null 2>&1 || {
-  echo "$me: SKIP: mpiexec.mpich not found" >&2
+# the host's launcher and how it passes a variable to the ranks
+if [ "$host" = mpich ]; then
+  mpiexec=(mpiexec.mpich)
+  env_opt() { printf '%s\n' "-genv $1 $2"; }
+else
+  mpiexec=(mpiexec.openmpi --oversubscribe --mca mpi_yield_when_idle 1)
+  env_opt() { printf '%s\n' "-x $1=$2"; }
+  if [ "$(id -u)" = 0 ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  fi
+fi
+command -v "${mpiexec[0]}" >/dev/null 2>&1 || {
+  echo "$me: SKIP: ${mpiexec[0]} not found" >&2
   exit 77
 }
 
@@ -180,7 +205,7 @@ pkg_file() {
 }
 tests_dir=${SCALAPACK_TESTS_DIR:-}
 if [ -z "$tests_dir" ]; then
-  f=$(pkg_file scalapack-mpi-test '/mpich-tests/xCbtest$')
+  f=$(pkg_file scalapack-mpi-test "/$host-tests/xCbtest\$")
   [ -n "$f" ] && tests_dir=${f%/*}
 fi
 data_dir=${SCALAPACK_DATA_DIR:-}
@@ -209,9 +234,9 @@ if [ "$needs_preload" = 1 ]; then
   fi
 fi
 
-# idle ranks yield (unless --spin)
+# idle ranks yield (unless --spin; Open MPI's by its own setting)
 yield=
-if [ "$spin" = 0 ]; then
+if [ "$spin" = 0 ] && [ "$host" = mpich ]; then
   yield=$work/libucx_yield.so
   src=$(cd "$(dirname "$0")/.." && pwd)/ucx_yield.c
   ${CC:-cc} -O2 -shared -fPIC -o "$yield" "$src" -ldl -lpthread ||
@@ -402,7 +427,7 @@ run_mpi() { # dir seconds mpiexec-args...
   shift 2
   rm -f "$d/TIMEOUT"
   t0=$(now)
-  (cd "$d" && exec mpiexec.mpich "$@") >"$d/stdout" 2>"$d/stderr" </dev/null &
+  (cd "$d" && exec "${mpiexec[@]}" "$@") >"$d/stdout" 2>"$d/stderr" </dev/null &
   current=$!
   watchdog "$current" "$secs" "$d/TIMEOUT" >/dev/null 2>&1 </dev/null &
   wd=$!
@@ -417,16 +442,22 @@ run_mpi() { # dir seconds mpiexec-args...
 }
 
 mode_args() { # mode: mpiexec options
-  echo "-n 4 -genv GFORTRAN_UNBUFFERED_PRECONNECTED y"
+  echo "-n 4"
+  env_opt GFORTRAN_UNBUFFERED_PRECONNECTED y
+  # Hydra passes the whole environment, Open MPI's launcher what -x names
+  if [ "$host" = openmpi ] && [ "$1" != plain ]; then
+    local v
+    for v in $(compgen -e | grep '^DL_'); do env_opt "$v" "${!v}"; done
+  fi
   local pre=$yield
   case $1 in
   default | pipeline) pre=$lib${yield:+:$yield} ;;
   esac
-  [ -z "$pre" ] || echo "-genv LD_PRELOAD $pre"
+  [ -z "$pre" ] || env_opt LD_PRELOAD "$pre"
   case $1 in
-  default) echo "-genv DL_PIPELINE 0" ;;
-  lib) echo "-genv LD_LIBRARY_PATH $mlib" ;;
-  pipeline) echo "-genv DL_PIPELINE 1 -genv DL_PIPELINE_CHUNK $chunk" ;;
+  default) env_opt DL_PIPELINE 0 ;;
+  lib) env_opt LD_LIBRARY_PATH "$mlib" ;;
+  pipeline) env_opt DL_PIPELINE 1; env_opt DL_PIPELINE_CHUNK "$chunk" ;;
   esac
 }
 
@@ -492,7 +523,7 @@ check_preload() { # mode
   mkdir -p "$d"
   prepare_inputs check "$d" || return 1
   # shellcheck disable=SC2046
-  run_mpi "$d" 120 $(mode_args "$m") -genv DL_STATS_FILE "$d/stats" "$tests_dir/xCbtest"
+  run_mpi "$d" 120 $(mode_args "$m") $(env_opt DL_STATS_FILE "$d/stats") "$tests_dir/xCbtest"
   ranks=$(grep -c '^dataloop-preload ' "$d/stats" 2>/dev/null)
   streams=$(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^via_pipeline=/) { split($i, kv, "="); n += kv[2] } }
                  END { print n + 0 }' "$d/stats" 2>/dev/null)
@@ -542,7 +573,9 @@ report=$work/summary.txt
 say() { printf '%s\n' "$*" | tee -a "$report"; }
 
 # what a baseline must match: the packages, and each tester's inputs
-versions="scalapack-mpi-test $(dpkg-query -W -f='${Version}' scalapack-mpi-test 2>/dev/null), mpich $(dpkg-query -W -f='${Version}' libmpich12 2>/dev/null)"
+mpi_pkg=libmpich12
+[ "$host" = mpich ] || mpi_pkg=libopenmpi3
+versions="scalapack-mpi-test $(dpkg-query -W -f='${Version}' scalapack-mpi-test 2>/dev/null), ${host} $(dpkg-query -W -f='${Version}' $mpi_pkg 2>/dev/null)"
 inputs_digest() { # tester
   local d
   d=$(mktemp -d "$work/inputs.XXXXXX") || return 1
@@ -577,7 +610,7 @@ if [ -n "$baseline" ]; then
   fi
 fi
 
-say "ScaLAPACK testers: $tests_dir (inputs $data_dir)$([ "$full" = 1 ] && echo ', full inputs')"
+say "ScaLAPACK testers ($host): $tests_dir (inputs $data_dir)$([ "$full" = 1 ] && echo ', full inputs')"
 [ -n "$lib" ] && say "interposer: $preload ($(sha256sum <"$lib" | cut -c1-12)), pipeline chunk $chunk"
 [ -n "$mlib" ] && say "lib: the shared libraries of $mpich_lib (copied to $mlib)"
 t_all=$(now)
@@ -621,7 +654,7 @@ for m in $modes; do
       secs=$(awk -v p="${plain_wall[$t]}" -v c="$timeout_s" 'BEGIN { s = int(3 * p + 60); print (s < c ? s : c) }')
     fi
     # shellcheck disable=SC2046
-    run_mpi "$d" "$secs" $(mode_args "$m") -genv DL_TRACE 0 -genv DL_STATS_FILE "$d/stats" \
+    run_mpi "$d" "$secs" $(mode_args "$m") $(env_opt DL_TRACE 0) $(env_opt DL_STATS_FILE "$d/stats") \
       "$tests_dir/$(tester_bin "$t")"
     [ "$m" = plain ] && plain_wall[$t]=$run_wall
     read -r p f k fin groups <<<"$(parse "$t" "$d/stdout")"
@@ -663,7 +696,7 @@ if [ -n "$record_baseline" ]; then
     echo "# The plain runs' counts of Debian's ScaLAPACK testers, for"
     echo "# test/scalapack/run.sh --baseline (the test command runs the other modes"
     echo "# against it). Recorded $(date -u +%Y-%m-%d) on $(nproc) cores by:"
-    echo "#   bash test/scalapack/run.sh --modes plain --work DIR --record-baseline FILE$([ "$full" = 1 ] && echo ' --full')"
+    echo "#   bash test/scalapack/run.sh --host $host --modes plain --work DIR --record-baseline FILE$([ "$full" = 1 ] && echo ' --full')"
     echo "# versions: $versions"
     echo "# tester inputs-digest passed failed skipped completed groups seconds"
     for t in $testers; do

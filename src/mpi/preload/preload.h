@@ -27,6 +27,9 @@
  *               routes, landings, fences' count exchanges, peers
  *   coll/       coll.h: collectives with derived datatypes, staged
  *   report.c    DL_STATS_FILE at MPI_Finalize and MPI_Abort
+ *   fortran/    the Fortran entry points of the calls served, for a host
+ *               whose Fortran bindings call the PMPI_ names (Open MPI's
+ *               build only)
  */
 #ifndef DLP_PRELOAD_H
 #define DLP_PRELOAD_H

@@ -13,9 +13,7 @@
 __attribute__((visibility("default"))) int dl_preload_rma_routes(unsigned long long *out,
                                                                  int n)
 {
-  dlp_rma_counted(out, n);
-  if (n > DLP_RMA_NCOUNTS)
-    out[DLP_RMA_NCOUNTS] = dlp_tally_shared();
+  dlp_rma_counted(out, n);       /* the routes', then the shared fences */
   return DLP_RMA_NCOUNTS + 1;
 }
 

@@ -102,6 +102,9 @@ int dl_preload_active(void);
 /* one-sided operations counted in slot (the point-to-point routes', then
    three more: rma.h) */
 #define DLP_RMA_NCOUNTS (DLP_NROUTES + 3)
+/* and, past them, fences whose count exchange went through shared memory
+   (rma/tally.c) */
+#define DLP_RMA_SHARED_FENCE DLP_RMA_NCOUNTS
 DLI_HIDDEN void dlp_rma_count(int slot);
 enum { DLP_N_PACK, DLP_N_UNPACK, DLP_N_SEND, DLP_N_RECV, DLP_N_BLOCKED, DLP_N_LONG,
        DLP_N_COLL, DLP_N_DEFERRED, DLP_N_COUNTS };
@@ -109,8 +112,8 @@ DLI_HIDDEN void dlp_count(int what);
 /* exported: copies the first n counts (at most DLP_N_COUNTS) to out and
    returns DLP_N_COUNTS */
 int dl_preload_counts(unsigned long long *out, int n);
-/* copies the first n one-sided counts (at most DLP_RMA_NCOUNTS) to out
-   and returns DLP_RMA_NCOUNTS */
+/* copies the first n one-sided counts (at most DLP_RMA_NCOUNTS, then the
+   shared fences) to out and returns DLP_RMA_NCOUNTS */
 DLI_HIDDEN int dlp_rma_counted(unsigned long long *out, int n);
 
 /* ---- errors (errors.c) ---- */

@@ -93,7 +93,7 @@ __attribute__((visibility("default"))) int dl_preload_counts(unsigned long long 
    its name), then those of blocks that went from the user's memory, then
    puts and gets landed (counted under pack too), then those copied into
    mapped memory (rma.h's slots) */
-static _Atomic unsigned long long rma_carried[DLP_RMA_NCOUNTS];
+static _Atomic unsigned long long rma_carried[DLP_RMA_NCOUNTS + 1];
 
 void dlp_rma_count(int slot)
 {
@@ -102,7 +102,7 @@ void dlp_rma_count(int slot)
 
 int dlp_rma_counted(unsigned long long *out, int n)
 {
-  for (int r = 0; r < DLP_RMA_NCOUNTS && r < n; r++)
+  for (int r = 0; r <= DLP_RMA_NCOUNTS && r < n; r++)
     out[r] = atomic_load_explicit(&rma_carried[r], memory_order_relaxed);
   return DLP_RMA_NCOUNTS;
 }

@@ -55,6 +55,11 @@ DLI_HIDDEN void dlp_plans_free(void);
 /* counts a message a route carried (dl_preload_routes) */
 DLI_HIDDEN void dlp_route_count(int route, bool recv);
 
+/* ---- message handles in Fortran (probe.c): the interposer's own as
+   handles of its own, the host's by the host's conversions ---- */
+DLI_HIDDEN MPI_Fint dlp_message_c2f(MPI_Message m);
+DLI_HIDDEN MPI_Message dlp_message_f2c(MPI_Fint f);
+
 /* exported (plan.c): messages each route carried, and the routes' names */
 int dl_preload_routes(unsigned long long *out, int n);
 const char *dl_preload_route_name(int route);

@@ -26,6 +26,7 @@ typedef struct parked {
   char *data;
   size_t n;
   MPI_Message handle;       /* matched by a probe: the user's handle */
+  MPI_Fint fhandle;         /* its Fortran handle, once it had one (0: none) */
   struct parked *next;
 } parked;
 
@@ -125,6 +126,52 @@ static void park(parked *p, bool matched)
   pthread_mutex_unlock(&lock);
 }
 
+/* Fortran handles of the interposer's message handles where the host's
+   are pointers (Open MPI, whose MPI_Message_c2f reads its own objects):
+   OWN_F with a counter, which the host's table of Fortran handles (small
+   indices) never reaches; elsewhere the host's conversions. */
+#define OWN_F 0x40000000
+#define OWN_F_MASK 0x3fffffff
+
+MPI_Fint dlp_message_c2f(MPI_Message m)
+{
+#ifndef MPICH_VERSION
+  static unsigned next_f;
+  if (own_handle(m)) {
+    pthread_mutex_lock(&lock);
+    parked *p = head;
+    while (p && p->handle != m)
+      p = p->next;
+    MPI_Fint f = 0;
+    if (p) {
+      if (!p->fhandle)
+        p->fhandle = (MPI_Fint)(OWN_F | (++next_f & OWN_F_MASK));
+      f = p->fhandle;
+    }
+    pthread_mutex_unlock(&lock);
+    if (f)
+      return f;
+  }
+#endif
+  return PMPI_Message_c2f(m);
+}
+
+MPI_Message dlp_message_f2c(MPI_Fint f)
+{
+#ifndef MPICH_VERSION
+  if ((f & ~OWN_F_MASK) == OWN_F) {
+    pthread_mutex_lock(&lock);
+    parked *p = head;
+    while (p && p->fhandle != f)
+      p = p->next;
+    MPI_Message m = p ? p->handle : MPI_MESSAGE_NULL;
+    pthread_mutex_unlock(&lock);
+    return m;
+  }
+#endif
+  return PMPI_Message_f2c(f);
+}
+
 static void parked_free(parked *p)
 {
   free(p->data);
@@ -186,7 +233,7 @@ static int assemble(MPI_Message *m, const MPI_Status *first, MPI_Comm comm,
     free(p);
     return rc;
   }
-  *p = (parked){comm, first->MPI_SOURCE, first->MPI_TAG, data, n, MPI_MESSAGE_NULL, NULL};
+  *p = (parked){comm, first->MPI_SOURCE, first->MPI_TAG, data, n, MPI_MESSAGE_NULL, 0, NULL};
   *out = p;
   return MPI_SUCCESS;
 }

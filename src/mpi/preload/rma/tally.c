@@ -29,13 +29,6 @@ struct dlp_tally {
   MPI_Request sum;             /* otherwise: the reduce-scatter */
 };
 
-static _Atomic unsigned long long shared_fences;
-
-unsigned long long dlp_tally_shared(void)
-{
-  return shared_fences;
-}
-
 bool dlp_on_one_node(MPI_Comm comm)
 {
   MPI_Comm node = MPI_COMM_NULL;
@@ -125,7 +118,7 @@ int dlp_tally_start(dlp_tally *t, const int *counts, int *mine)
   row *r = t->rows[t->me];
   memcpy(r->counts, counts, sizeof(int) * (size_t)t->nranks * (size_t)t->per);
   atomic_store_explicit(&r->stamp, t->stamp, memory_order_release);
-  shared_fences++;
+  dlp_rma_count(DLP_RMA_SHARED_FENCE);
   return MPI_SUCCESS;
 }
 

@@ -78,8 +78,6 @@ typedef struct dlp_tally dlp_tally;
 DLI_HIDDEN bool dlp_on_one_node(MPI_Comm comm);
 DLI_HIDDEN int dlp_tally_new(MPI_Comm comm, int per, bool share, dlp_tally **out);
 DLI_HIDDEN void dlp_tally_free(dlp_tally *t);
-/* fences' count exchanges through shared memory so far, in this process */
-DLI_HIDDEN unsigned long long dlp_tally_shared(void);
 /* an exchange started (counts: nranks * per, read now), every rank in
    the same order; mine (per counts) holds the sums once a test says done */
 DLI_HIDDEN int dlp_tally_start(dlp_tally *t, const int *counts, int *mine);

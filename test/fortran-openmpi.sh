@@ -1,0 +1,70 @@
+#!/bin/sh
+# A Fortran program (`use mpi`) on Open MPI, plainly and with
+# libdataloop-mpi-preload-openmpi.so preloaded in the default and the
+# pipeline mode: Open MPI's Fortran bindings call the PMPI_ names, so the
+# interposer serves Fortran callers by entry points of its own
+# (src/mpi/preload/fortran/fortran.c). test/fortran/f_p2p.f90 checks every
+# result against the data, so it passes plainly; preloaded, every rank's
+# counts (DL_STATS_FILE) must show the interposer served its derived-type
+# sends, receives and packs, and in pipeline mode its long messages as
+# streams. Built here with mpifort.openmpi (skipped without it); two
+# processes are not run under Valgrind.
+b=${top_builddir:-.}
+s=${srcdir:-.}
+lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload-openmpi.so
+[ -n "$DL_VALGRIND" ] && { echo "two-process test: not under valgrind"; exit 77; }
+[ -n "$MPIEXEC_OMPI" ] || { echo "no mpiexec.openmpi found by configure"; exit 77; }
+[ -f "$lib" ] || { echo "no $lib (configured without Open MPI or --disable-shared?)"; exit 77; }
+command -v mpifort.openmpi >/dev/null 2>&1 || { echo "no mpifort.openmpi"; exit 77; }
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+work=$(mktemp -d /tmp/dl-fortran-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+prog=$work/f_p2p
+mpifort.openmpi -O1 -J "$work" -o "$prog" "$s/test/fortran/f_p2p.f90" ||
+  { echo "FAILED: mpifort.openmpi could not build f_p2p.f90" >&2; exit 1; }
+
+# run MODE [mpiexec options]: passes if the program says so
+run() {
+  m=$1
+  shift
+  echo "== $m"
+  rm -f "$work/stats"
+  timeout 300 $MPIEXEC_OMPI --oversubscribe -n 2 "$@" "$prog" >"$work/out" 2>&1
+  rc=$?
+  cat "$work/out"
+  [ $rc -eq 0 ] && grep -q '^f_p2p: all passed' "$work/out" ||
+    { echo "FAILED: $m (exit $rc)" >&2; exit 1; }
+}
+# the sum of a DL_STATS_FILE field over the ranks, and how many ranks wrote
+total() {
+  awk -v k="$1" '/^dataloop-preload / { r++; for (i = 2; i <= NF; i++) {
+      split($i, kv, "="); if (kv[1] == k) n += kv[2] } }
+    END { print (r == 2 ? n + 0 : "ranks:" r + 0) }' "$work/stats"
+}
+# at least N of field K were served
+served() {
+  got=$(total "$1")
+  case $got in
+  ranks:*) echo "FAILED: $m: $got of 2 ranks wrote their counts" >&2; exit 1 ;;
+  esac
+  [ "$got" -ge "$2" ] || { echo "FAILED: $m: $1=$got served, at least $2 expected" >&2; exit 1; }
+  echo "$m: $1=$got"
+}
+
+run plain
+# the derived-type messages: rank 0 sends 4, 2 persistent starts, a
+# sendrecv and 2 long ones, rank 1 a sendrecv (a sendrecv_replace counts
+# as a receive); rank 1 receives as many, plus the truncated one, and
+# each rank a sendrecv and a sendrecv_replace; a pack and an unpack each
+# way of packing, on each rank; the long messages stream in pipeline mode
+pre="-x LD_PRELOAD=$lib -x DL_STATS_FILE=$work/stats"
+run default $pre -x DL_PIPELINE=0
+served send 10
+served recv 13
+served pack 4
+served unpack 4
+run pipeline $pre -x DL_PIPELINE=1
+served send 10
+served recv 13
+served via_pipeline 2

@@ -54,17 +54,18 @@ served() {
 
 run plain
 # the derived-type messages: rank 0 sends 4, 2 persistent starts, a
-# sendrecv and 2 long ones, rank 1 a sendrecv (a sendrecv_replace counts
-# as a receive); rank 1 receives as many, plus the truncated one, and
-# each rank a sendrecv and a sendrecv_replace; a pack and an unpack each
-# way of packing, on each rank; the long messages stream in pipeline mode
+# sendrecv, one from MPI_BOTTOM and 2 long ones, rank 1 a sendrecv (a
+# sendrecv_replace counts as a receive); rank 1 receives as many, plus
+# the truncated one, and each rank a sendrecv and a sendrecv_replace; a
+# pack and an unpack each way of packing, on each rank; the long
+# messages stream in pipeline mode
 pre="-x LD_PRELOAD=$lib -x DL_STATS_FILE=$work/stats"
 run default $pre -x DL_PIPELINE=0
-served send 10
-served recv 13
+served send 11
+served recv 14
 served pack 4
 served unpack 4
 run pipeline $pre -x DL_PIPELINE=1
-served send 10
-served recv 13
+served send 11
+served recv 14
 served via_pipeline 2

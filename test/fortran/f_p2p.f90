@@ -12,7 +12,8 @@ program f_p2p
   double precision :: a(nb * st), b(nb * st)
   double precision, allocatable :: ba(:), bb(:)
   character, allocatable :: packed(:)
-  integer(kind=MPI_ADDRESS_KIND) :: xsize, xpos
+  integer(kind=MPI_ADDRESS_KIND) :: xsize, xpos, addr
+  integer :: abst
 
   errs = 0
   call mpi_init(ierr)
@@ -102,6 +103,26 @@ program f_p2p
   call mpi_sendrecv_replace(b, 1, vt, 1 - rank, 31, 1 - rank, 31, MPI_COMM_WORLD, &
                             MPI_STATUS_IGNORE, ierr)
   call check(all(b == a), 'sendrecv_replace')
+
+  ! absolute addresses: MPI_BOTTOM as the buffer, a type over this rank's
+  ! array (MPI_F_SYNC_REG: the compiler sees no use of it in the call)
+  if (rank == 0) then
+    call mpi_get_address(a, addr, ierr)
+  else
+    b = -1
+    call mpi_get_address(b, addr, ierr)
+  end if
+  call mpi_type_create_hindexed(1, [1], [addr], vt, abst, ierr)
+  call mpi_type_commit(abst, ierr)
+  call mpi_f_sync_reg(b)
+  if (rank == 0) then
+    call mpi_send(MPI_BOTTOM, 1, abst, 1, 35, MPI_COMM_WORLD, ierr)
+  else
+    call mpi_recv(MPI_BOTTOM, 1, abst, 0, 35, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+    call mpi_f_sync_reg(b)
+    call check_vector(b, 35)
+  end if
+  call mpi_type_free(abst, ierr)
 
   ! a stream (pipeline mode) probed whole and received by its message handle
   if (rank == 0) then

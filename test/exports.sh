@@ -15,6 +15,19 @@ defined() {
   nm -D --defined-only "$1" | awk '$2 ~ /^[TDBRVWiu]$/ {print $3}'
 }
 status=0
+# a library's exports against the list want (sorted), named as what
+exports_are() { # lib want what
+  have=$(defined "$1" | sort)
+  if [ "$2" != "$have" ]; then
+    echo "$1 exports differ from the $3:" >&2
+    echo "$2" > exports-want.tmp
+    echo "$have" > exports-have.tmp
+    diff exports-want.tmp exports-have.tmp >&2
+    rm -f exports-want.tmp exports-have.tmp
+    status=1
+  fi
+  echo "$1: $(echo "$have" | wc -l) symbols, as $3"
+}
 for lib in $libs; do
   bad=$(defined "$lib" | grep -v '^dl_' || true)
   if [ -n "$bad" ]; then
@@ -86,16 +99,7 @@ if [ -f "$pre" ]; then
     PMPI_Pready PMPI_Pready_range PMPI_Pready_list MPI_Type_commit"
   want=$(for f in $intercepted dl_preload_active dl_preload_counts dl_preload_routes \
     dl_preload_route_name dl_preload_rma_routes; do echo "$f"; done | sort)
-  have=$(defined "$pre" | sort)
-  if [ "$want" != "$have" ]; then
-    echo "$pre exports differ from the intercepted calls:" >&2
-    echo "$want" > exports-want.tmp
-    echo "$have" > exports-have.tmp
-    diff exports-want.tmp exports-have.tmp >&2
-    rm -f exports-want.tmp exports-have.tmp
-    status=1
-  fi
-  echo "$pre: $(echo "$have" | wc -l) symbols, as intercepted"
+  exports_are "$pre" "$want" "intercepted calls"
 fi
 
 # the interposer for Open MPI: the calls it serves there, the PMPI_ names
@@ -120,15 +124,6 @@ if [ -f "$pre" ]; then
     for f in dl_preload_active dl_preload_counts dl_preload_routes \
       dl_preload_route_name dl_preload_rma_routes; do echo "$f"; done
   } | sort)
-  have=$(defined "$pre" | sort)
-  if [ "$want" != "$have" ]; then
-    echo "$pre exports differ from the calls served on Open MPI:" >&2
-    echo "$want" > exports-want.tmp
-    echo "$have" > exports-have.tmp
-    diff exports-want.tmp exports-have.tmp >&2
-    rm -f exports-want.tmp exports-have.tmp
-    status=1
-  fi
-  echo "$pre: $(echo "$have" | wc -l) symbols, as served"
+  exports_are "$pre" "$want" "calls served on Open MPI"
 fi
 exit $status

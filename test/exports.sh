@@ -104,7 +104,8 @@ fi
 
 # the interposer for Open MPI: the calls it serves there, the PMPI_ names
 # of the completion calls, and the Fortran entry points of the others in
-# their four spellings (mpi_send_, mpi_send__, mpi_send, MPI_SEND)
+# their four spellings (mpi_send_, mpi_send__, mpi_send, MPI_SEND), but
+# for three window queries
 pre="${top_builddir:-.}/.libs/libdataloop-mpi-preload-openmpi.so"
 if [ -f "$pre" ]; then
   fortran="MPI_Send MPI_Bsend MPI_Ssend MPI_Rsend MPI_Isend MPI_Ibsend MPI_Issend
@@ -112,7 +113,15 @@ if [ -f "$pre" ]; then
     MPI_Recv_init MPI_Recv MPI_Sendrecv MPI_Sendrecv_replace MPI_Probe MPI_Iprobe
     MPI_Mprobe MPI_Improbe MPI_Mrecv MPI_Imrecv MPI_Pack MPI_Unpack MPI_Pack_size
     MPI_Pack_external MPI_Unpack_external MPI_Pack_external_size MPI_Type_commit
-    MPI_Comm_free MPI_Error_class MPI_Finalize MPI_Abort"
+    MPI_Comm_free MPI_Error_class MPI_Finalize MPI_Abort MPI_Put MPI_Get MPI_Accumulate
+    MPI_Get_accumulate MPI_Rput MPI_Rget MPI_Raccumulate MPI_Rget_accumulate
+    MPI_Win_create MPI_Win_allocate MPI_Win_allocate_shared MPI_Win_create_dynamic
+    MPI_Win_free MPI_Win_fence MPI_Win_start MPI_Win_post MPI_Win_complete MPI_Win_lock
+    MPI_Win_lock_all MPI_Win_unlock MPI_Win_unlock_all MPI_Win_flush MPI_Win_flush_all
+    MPI_Win_flush_local MPI_Win_flush_local_all"
+  # answered as the host's on Open MPI, whose MPI_Win_allocate windows stay
+  # its own: the C names only
+  c_only="MPI_Win_get_attr MPI_Win_get_info MPI_Win_shared_query"
   completion="Wait Waitall Waitany Waitsome Test Testall Testany Testsome Start
     Startall Request_free Cancel Request_get_status"
   want=$({
@@ -121,6 +130,7 @@ if [ -f "$pre" ]; then
       printf '%s\n%s_\n%s__\n%s\n%s\n' "$f" "$l" "$l" "$l" "$(echo "$f" | tr 'a-z' 'A-Z')"
     done
     for f in $completion; do printf 'MPI_%s\nPMPI_%s\n' "$f" "$f"; done
+    for f in $c_only; do echo "$f"; done
     for f in dl_preload_active dl_preload_counts dl_preload_routes \
       dl_preload_route_name dl_preload_rma_routes; do echo "$f"; done
   } | sort)

@@ -1,14 +1,16 @@
 #!/bin/sh
-# A Fortran program (`use mpi`) on Open MPI, plainly and with
-# libdataloop-mpi-preload-openmpi.so preloaded in the default and the
-# pipeline mode: Open MPI's Fortran bindings call the PMPI_ names, so the
-# interposer serves Fortran callers by entry points of its own
-# (src/mpi/preload/fortran/fortran.c). test/fortran/f_p2p.f90 checks every
-# result against the data, so it passes plainly; preloaded, every rank's
-# counts (DL_STATS_FILE) must show the interposer served its derived-type
-# sends, receives and packs, and in pipeline mode its long messages as
-# streams. Built here with mpifort.openmpi (skipped without it); two
-# processes are not run under Valgrind.
+# Fortran programs (`use mpi`) on Open MPI, plainly and with
+# libdataloop-mpi-preload-openmpi.so preloaded: Open MPI's Fortran
+# bindings call the PMPI_ names, so the interposer serves Fortran callers
+# by entry points of its own (src/mpi/preload/fortran/). Each program
+# checks every result against the data, so it passes plainly; preloaded,
+# every rank's counts (DL_STATS_FILE) must show the interposer served it:
+# test/fortran/f_p2p.f90 in the default and the pipeline mode (its
+# derived-type sends, receives and packs, and its long messages as
+# streams), test/fortran/f_rma.f90 (its one-sided operations of derived
+# types, on every window kind and synchronization). Built here with
+# mpifort.openmpi (skipped without it); two processes are not run under
+# Valgrind.
 b=${top_builddir:-.}
 s=${srcdir:-.}
 lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload-openmpi.so
@@ -20,9 +22,11 @@ OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 work=$(mktemp -d /tmp/dl-fortran-XXXXXX)
 trap 'rm -rf "$work"' EXIT
+for p in f_p2p f_rma; do
+  mpifort.openmpi -O1 -J "$work" -o "$work/$p" "$s/test/fortran/$p.f90" ||
+    { echo "FAILED: mpifort.openmpi could not build $p.f90" >&2; exit 1; }
+done
 prog=$work/f_p2p
-mpifort.openmpi -O1 -J "$work" -o "$prog" "$s/test/fortran/f_p2p.f90" ||
-  { echo "FAILED: mpifort.openmpi could not build f_p2p.f90" >&2; exit 1; }
 
 # run MODE [mpiexec options]: passes if the program says so
 run() {
@@ -33,7 +37,7 @@ run() {
   timeout 300 $MPIEXEC_OMPI --oversubscribe -n 2 "$@" "$prog" >"$work/out" 2>&1
   rc=$?
   cat "$work/out"
-  [ $rc -eq 0 ] && grep -q '^f_p2p: all passed' "$work/out" ||
+  [ $rc -eq 0 ] && grep -q "^${prog##*/}: all passed" "$work/out" ||
     { echo "FAILED: $m (exit $rc)" >&2; exit 1; }
 }
 # the sum of a DL_STATS_FILE field over the ranks, and how many ranks wrote
@@ -69,3 +73,9 @@ run pipeline $pre -x DL_PIPELINE=1
 served send 11
 served recv 14
 served via_pipeline 2
+# each rank puts, gets, accumulates and get-accumulates derived types 12
+# times on each of 3 windows (created, allocated, allocated shared)
+prog=$work/f_rma
+run plain
+run default $pre
+served rma 72

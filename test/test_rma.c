@@ -58,6 +58,8 @@
 #include <string.h>
 #include <time.h>
 #include "mpi_recipe.h"
+#include "openmpi_recipe.h"
+#include "semantics/sem_large.h"
 #include "buffers.h"
 #include "randtype.h"
 
@@ -475,7 +477,12 @@ static void compare(int line, const rcase *c, const char *what, const char *got,
   size_t i = 0;
   while (got[i] == want[i])
     i++;
-  fail_at(line, "%s: %s differs at byte %zu of %zu", case_desc(c), what, i, len);
+  char near[2][3 * 8 + 1] = {"", ""};
+  for (size_t k = 0; k < 8 && i + k < len; k++)
+    for (int side = 0; side < 2; side++)
+      sprintf(near[side] + 3 * k, " %02x", (unsigned char)(side ? want : got)[i + k]);
+  fail_at(line, "%s: %s differs at byte %zu of %zu (from there:%s, not%s)", case_desc(c),
+          what, i, len, near[0], near[1]);
 }
 
 /* ---- windows ---- */
@@ -980,9 +987,23 @@ static void draw_type(rng *r, int basic, bool acc, rtype *rt, MPI_Datatype *mt)
       rtype_free(rt);
       continue;
     }
-    model *host;
-    if (recipe_mpich_deviates(rt->rc) & DEV_NO_PACK || (acc && !mpich_external_host_ok(rt)) ||
-        recipe_host(rt->rc, mt, &host) != MPI_SUCCESS) {
+    model *host = NULL;
+#ifdef OPEN_MPI
+    /* Open MPI: a type it refuses (errors returned, not fatal) or one
+       whose data it places elsewhere than the standard (openmpi_recipe.h)
+       is drawn again; its bounds are the host's, as MPICH's are */
+    (void)acc;
+    bool usable = recipe_openmpi_deviates(rt->rc) == 0;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    usable = usable && recipe_host(rt->rc, mt, &host) == MPI_SUCCESS;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+#else
+    bool usable = !(recipe_mpich_deviates(rt->rc) & DEV_NO_PACK) &&
+                  (!acc || mpich_external_host_ok(rt)) &&
+                  recipe_host(rt->rc, mt, &host) == MPI_SUCCESS;
+#endif
+    if (!usable) {
+      model_free(host);
       rtype_free(rt);
       continue;
     }
@@ -1033,6 +1054,12 @@ static void random_case(rng *r, const rcase *proto, rcase *c)
     draw_op(c, r, (int)rng_range(r, 0, c->sync >= SY_LOCK ? NOPS - 1 : OP_GACC));
     c->large = rng_range(r, 0, 2) == 0;
     int basic = rng_range(r, 0, 1) ? DL_INT32 : DL_DOUBLE;
+#ifdef OPEN_MPI
+    /* Open MPI 4.1's get-accumulates of 32-bit integers on its rdma
+       windows return garbage results now and then, plainly (doc/mpi.md) */
+    if (base_op(c) == OP_GACC)
+      basic = DL_DOUBLE;
+#endif
     c->basic = mpi_builtin(basic);
     c->elsize = basic == DL_DOUBLE ? 8 : 4;
     /* the target first, its element count the others' */
@@ -1147,10 +1174,19 @@ static void allocate_answers(void)
     MPI_Type_vector(32, 1, 2, MPI_DOUBLE, &every_other);
     MPI_Type_commit(&every_other);
     int to = (rank + 1) % nranks, from = (rank + nranks - 1) % nranks;
+#ifdef OPEN_MPI
+    /* its shared windows (the sm component) check no epoch: such a put
+       writes, plainly */
+    bool epochs_checked = !shared;
+#else
+    bool epochs_checked = true;
+#endif
     MPI_Barrier(MPI_COMM_WORLD);
-    rc = MPI_Put(src, 32, MPI_DOUBLE, to, 0, 1, every_other, win);
-    CHECK(cls(rc) == MPI_ERR_RMA_SYNC, "%s: a put outside an epoch gave class %d", how,
-          cls(rc));
+    if (epochs_checked) {
+      rc = MPI_Put(src, 32, MPI_DOUBLE, to, 0, 1, every_other, win);
+      CHECK(cls(rc) == MPI_ERR_RMA_SYNC, "%s: a put outside an epoch gave class %d", how,
+            cls(rc));
+    }
     MPI_Barrier(MPI_COMM_WORLD);
     for (int i = 0; i < 64; i++)
       CHECK(mem[i] == -1, "%s: a failed put wrote element %d", how, i);
@@ -1363,8 +1399,13 @@ static void range_errors(void)
         untouched = untouched && fetch[i] == 0x3a3a3a3a;
       CHECK(untouched, "%s: the origin's buffer was written", what);
     } else if (k == 0) {
+#ifdef OPEN_MPI
+      /* its rdma windows (MPI_Win_create's) check target ranges */
+      CHECK(cls(rc) == MPI_ERR_RMA_RANGE, "%s: Open MPI reports class %d", what, cls(rc));
+#else
       CHECK(rc == MPI_SUCCESS, "%s: MPICH now reports class %d (it did not check "
             "target ranges)", what, cls(rc));
+#endif
     }
     /* the target's memory, the guard bytes around it included */
     OK(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, w));
@@ -1496,14 +1537,16 @@ int main(int argc, char **argv)
     /* every constructor occurred (RT_PERIODIC is an indexed one) */
     for (int k = RT_CONTIG; k < RT_PERIODIC && n >= 100; k++)
       CHECK(kinds[k] > 0, "no random type used constructor %d", k);
+#ifndef OPEN_MPI
     CHECK(n < 100 || deviating > 0, "no random type where MPICH's bounds depart");
+#endif
   }
   int total;
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)
     printf("test_rma, %d ranks (%s): %s\n", nranks,
-           !preloaded ? "plain MPICH" : rma_served ? "interposer" : "interposer, "
-           "MPICH's windows", total ? "FAILED" : "all passed");
+           !preloaded ? "plain" : rma_served ? "interposer" : "interposer, "
+           "the host's windows", total ? "FAILED" : "all passed");
   MPI_Finalize();
   return total ? 1 : 0;
 }

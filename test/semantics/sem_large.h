@@ -1,7 +1,8 @@
 /* MPI-4's large-count calls on a host of MPI 3.1 (Open MPI 4.1), for the
- * semantics programs that make both forms: each the int form (the counts
- * these programs pass fit), so that such a host runs the same program
- * with the int forms checked twice. */
+ * test programs that make both forms (the semantics programs,
+ * test/test_rma.c): each the int form (the counts these programs pass
+ * fit), so that such a host runs the same program with the int forms
+ * checked twice. */
 #ifndef SEM_LARGE_H
 #define SEM_LARGE_H
 #include <mpi.h>
@@ -113,6 +114,95 @@ static inline int MPI_Unpack_external_c(const char *rep, const void *in, MPI_Cou
 {
   MPI_Aint p = (MPI_Aint)*pos;
   int rc = MPI_Unpack_external(rep, in, (MPI_Aint)insize, &p, out, (int)n, t);
+  *pos = p;
+  return rc;
+}
+#define SEM_TO_TARGET_C(name)                                                          \
+  static inline int MPI_##name##_c(const void *o, MPI_Count on, MPI_Datatype ot, int p,  \
+                                   MPI_Aint d, MPI_Count tn, MPI_Datatype tt, MPI_Win w) \
+  {                                                                                     \
+    return MPI_##name(o, (int)on, ot, p, d, (int)tn, tt, w);                            \
+  }
+SEM_TO_TARGET_C(Put)
+#undef SEM_TO_TARGET_C
+static inline int MPI_Rput_c(const void *o, MPI_Count on, MPI_Datatype ot, int p, MPI_Aint d,
+                             MPI_Count tn, MPI_Datatype tt, MPI_Win w, MPI_Request *r)
+{
+  return MPI_Rput(o, (int)on, ot, p, d, (int)tn, tt, w, r);
+}
+static inline int MPI_Get_c(void *o, MPI_Count on, MPI_Datatype ot, int p, MPI_Aint d,
+                            MPI_Count tn, MPI_Datatype tt, MPI_Win w)
+{
+  return MPI_Get(o, (int)on, ot, p, d, (int)tn, tt, w);
+}
+static inline int MPI_Rget_c(void *o, MPI_Count on, MPI_Datatype ot, int p, MPI_Aint d,
+                             MPI_Count tn, MPI_Datatype tt, MPI_Win w, MPI_Request *r)
+{
+  return MPI_Rget(o, (int)on, ot, p, d, (int)tn, tt, w, r);
+}
+static inline int MPI_Accumulate_c(const void *o, MPI_Count on, MPI_Datatype ot, int p,
+                                   MPI_Aint d, MPI_Count tn, MPI_Datatype tt, MPI_Op op,
+                                   MPI_Win w)
+{
+  return MPI_Accumulate(o, (int)on, ot, p, d, (int)tn, tt, op, w);
+}
+static inline int MPI_Raccumulate_c(const void *o, MPI_Count on, MPI_Datatype ot, int p,
+                                    MPI_Aint d, MPI_Count tn, MPI_Datatype tt, MPI_Op op,
+                                    MPI_Win w, MPI_Request *r)
+{
+  return MPI_Raccumulate(o, (int)on, ot, p, d, (int)tn, tt, op, w, r);
+}
+static inline int MPI_Get_accumulate_c(const void *o, MPI_Count on, MPI_Datatype ot, void *res,
+                                       MPI_Count rn, MPI_Datatype rt, int p, MPI_Aint d,
+                                       MPI_Count tn, MPI_Datatype tt, MPI_Op op, MPI_Win w)
+{
+  return MPI_Get_accumulate(o, (int)on, ot, res, (int)rn, rt, p, d, (int)tn, tt, op, w);
+}
+static inline int MPI_Rget_accumulate_c(const void *o, MPI_Count on, MPI_Datatype ot,
+                                        void *res, MPI_Count rn, MPI_Datatype rt, int p,
+                                        MPI_Aint d, MPI_Count tn, MPI_Datatype tt, MPI_Op op,
+                                        MPI_Win w, MPI_Request *r)
+{
+  return MPI_Rget_accumulate(o, (int)on, ot, res, (int)rn, rt, p, d, (int)tn, tt, op, w, r);
+}
+static inline int MPI_Win_create_c(void *b, MPI_Aint size, MPI_Aint unit, MPI_Info i,
+                                   MPI_Comm c, MPI_Win *w)
+{
+  return MPI_Win_create(b, size, (int)unit, i, c, w);
+}
+static inline int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint unit, MPI_Info i, MPI_Comm c,
+                                     void *b, MPI_Win *w)
+{
+  return MPI_Win_allocate(size, (int)unit, i, c, b, w);
+}
+static inline int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint unit, MPI_Info i,
+                                            MPI_Comm c, void *b, MPI_Win *w)
+{
+  return MPI_Win_allocate_shared(size, (int)unit, i, c, b, w);
+}
+static inline int MPI_Type_get_extent_c(MPI_Datatype t, MPI_Count *lb, MPI_Count *ext)
+{
+  return MPI_Type_get_extent_x(t, lb, ext);
+}
+static inline int MPI_Type_get_true_extent_c(MPI_Datatype t, MPI_Count *lb, MPI_Count *ext)
+{
+  return MPI_Type_get_true_extent_x(t, lb, ext);
+}
+static inline int MPI_Type_size_c(MPI_Datatype t, MPI_Count *size)
+{
+  return MPI_Type_size_x(t, size);
+}
+static inline int PMPI_Pack_c(const void *in, MPI_Count n, MPI_Datatype t, void *out,
+                              MPI_Count outsize, MPI_Count *pos, MPI_Comm c)
+{
+  int p = (int)*pos, rc = PMPI_Pack(in, (int)n, t, out, (int)outsize, &p, c);
+  *pos = p;
+  return rc;
+}
+static inline int PMPI_Unpack_c(const void *in, MPI_Count insize, MPI_Count *pos, void *out,
+                                MPI_Count n, MPI_Datatype t, MPI_Comm c)
+{
+  int p = (int)*pos, rc = PMPI_Unpack(in, (int)insize, &p, out, (int)n, t, c);
   *pos = p;
   return rc;
 }

@@ -9,6 +9,7 @@
  * post-start-complete-wait, lock, lock with flush, lock_all with flush_all
  * or with flush_local and flush_local_all). Each rank targets the other. */
 #include "sem.h"
+#include "sem_large.h"
 
 #define PER 6
 #define N (2 * PER)              /* elements of an operation */

@@ -23,6 +23,7 @@ typedef enum dlp_deviation {
   DLP_DEV_GET_ACC_UNALIGNED,       /* rma_routes.c */
   DLP_DEV_FLUSH_ALL_EARLY_GET,     /* window.c */
   DLP_DEV_FLUSH_LOCAL_EARLY_GET,   /* window.c */
+  DLP_DEV_ALLOCATE_UNLIKE_SHARED,  /* window.c */
   DLP_DEV_COLL_IN_PLACE_STAGED,    /* coll_alltoall.c, coll_gathers.c, coll_rooted.c */
   DLP_DEV_COLL_PERSIST_DERIVED,    /* coll.c */
   DLP_DEV_COLL_PERSIST_READ_AT_INIT, /* coll.c */

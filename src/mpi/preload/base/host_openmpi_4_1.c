@@ -1,6 +1,6 @@
 /* Open MPI 4.1 (Debian 12's Open MPI): which of the deviations the
- * interposer works around it has. MPI_Pack and its kin and point-to-point
- * are served on Open MPI so far (doc/mpi.md, "Open MPI"); a deviation not
+ * interposer works around it has. MPI_Pack and its kin, point-to-point
+ * and one-sided calls are served on Open MPI so far (doc/mpi.md, "Open MPI"); a deviation not
  * yet tried there is kept as if it had it (each workaround is correct on
  * a correct MPI). */
 #include "host.h"
@@ -16,7 +16,10 @@ const dlp_host dlp_host_openmpi_4_1 = {
     [DLP_DEV_COMPLETION_RAISES_ON_WORLD] = NOT_TRIED,
     [DLP_DEV_ENGINE_STRADDLE] = NOT_TRIED,
     [DLP_DEV_RMA_DERIVED_EARLY] = NOT_TRIED,
-    [DLP_DEV_RMA_NO_RANGE_CHECK] = NOT_TRIED,
+    [DLP_DEV_RMA_NO_RANGE_CHECK] =
+      "its sm component (windows of MPI_Win_allocate_shared) checks no "
+      "target range and writes past the target's segment: the interposer "
+      "checks every operation (its rdma component does check)",
     [DLP_DEV_SHARED_WINDOW_SLOW_COPY] = NOT_TRIED,
     [DLP_DEV_COMPLETE_EARLY_GET] = NOT_TRIED,
     [DLP_DEV_GET_ACC_UNALIGNED] = NOT_TRIED,
@@ -26,6 +29,11 @@ const dlp_host dlp_host_openmpi_4_1 = {
     [DLP_DEV_COLL_PERSIST_DERIVED] = NOT_TRIED,
     [DLP_DEV_COLL_PERSIST_READ_AT_INIT] = NOT_TRIED,
     [DLP_DEV_ALLGATHERV_ONE_RANK] = NOT_TRIED,
+    [DLP_DEV_ALLOCATE_UNLIKE_SHARED] =
+      "MPI_Win_allocate's windows of several processes are its rdma "
+      "component's and MPI_Win_allocate_shared's its sm component's, "
+      "whose info keys and checks differ: MPI_Win_allocate windows stay "
+      "Open MPI's, unmapped",
     [DLP_DEV_TRUNCATE_OVERRUNS] =
       "a receive into contiguous memory of a message longer than the buffer, "
       "moved by its rendezvous get (past the transport's eager limit), writes "

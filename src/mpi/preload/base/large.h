@@ -175,5 +175,99 @@ static inline int PMPI_Unpack_external_c(const char *rep, const void *in, MPI_Co
   return rc;
 }
 
+/* one-sided: the int form where every count fits */
+static inline int PMPI_Put_c(const void *o, MPI_Count oc, MPI_Datatype ot, int rank,
+                             MPI_Aint disp, MPI_Count tc, MPI_Datatype tt, MPI_Win win)
+{
+  return dlp_fits(oc) && dlp_fits(tc)
+           ? PMPI_Put(o, (int)oc, ot, rank, disp, (int)tc, tt, win) : MPI_ERR_COUNT;
+}
+
+static inline int PMPI_Rput_c(const void *o, MPI_Count oc, MPI_Datatype ot, int rank,
+                              MPI_Aint disp, MPI_Count tc, MPI_Datatype tt, MPI_Win win,
+                              MPI_Request *req)
+{
+  return dlp_fits(oc) && dlp_fits(tc)
+           ? PMPI_Rput(o, (int)oc, ot, rank, disp, (int)tc, tt, win, req) : MPI_ERR_COUNT;
+}
+
+static inline int PMPI_Get_c(void *o, MPI_Count oc, MPI_Datatype ot, int rank,
+                             MPI_Aint disp, MPI_Count tc, MPI_Datatype tt, MPI_Win win)
+{
+  return dlp_fits(oc) && dlp_fits(tc)
+           ? PMPI_Get(o, (int)oc, ot, rank, disp, (int)tc, tt, win) : MPI_ERR_COUNT;
+}
+
+static inline int PMPI_Rget_c(void *o, MPI_Count oc, MPI_Datatype ot, int rank,
+                              MPI_Aint disp, MPI_Count tc, MPI_Datatype tt, MPI_Win win,
+                              MPI_Request *req)
+{
+  return dlp_fits(oc) && dlp_fits(tc)
+           ? PMPI_Rget(o, (int)oc, ot, rank, disp, (int)tc, tt, win, req) : MPI_ERR_COUNT;
+}
+
+static inline int PMPI_Accumulate_c(const void *o, MPI_Count oc, MPI_Datatype ot, int rank,
+                                    MPI_Aint disp, MPI_Count tc, MPI_Datatype tt, MPI_Op op,
+                                    MPI_Win win)
+{
+  return dlp_fits(oc) && dlp_fits(tc)
+           ? PMPI_Accumulate(o, (int)oc, ot, rank, disp, (int)tc, tt, op, win)
+           : MPI_ERR_COUNT;
+}
+
+static inline int PMPI_Raccumulate_c(const void *o, MPI_Count oc, MPI_Datatype ot, int rank,
+                                     MPI_Aint disp, MPI_Count tc, MPI_Datatype tt,
+                                     MPI_Op op, MPI_Win win, MPI_Request *req)
+{
+  return dlp_fits(oc) && dlp_fits(tc)
+           ? PMPI_Raccumulate(o, (int)oc, ot, rank, disp, (int)tc, tt, op, win, req)
+           : MPI_ERR_COUNT;
+}
+
+static inline int PMPI_Get_accumulate_c(const void *o, MPI_Count oc, MPI_Datatype ot,
+                                        void *r, MPI_Count rc, MPI_Datatype rt, int rank,
+                                        MPI_Aint disp, MPI_Count tc, MPI_Datatype tt,
+                                        MPI_Op op, MPI_Win win)
+{
+  return dlp_fits(oc) && dlp_fits(rc) && dlp_fits(tc)
+           ? PMPI_Get_accumulate(o, (int)oc, ot, r, (int)rc, rt, rank, disp, (int)tc, tt,
+                                 op, win)
+           : MPI_ERR_COUNT;
+}
+
+static inline int PMPI_Rget_accumulate_c(const void *o, MPI_Count oc, MPI_Datatype ot,
+                                         void *r, MPI_Count rc, MPI_Datatype rt, int rank,
+                                         MPI_Aint disp, MPI_Count tc, MPI_Datatype tt,
+                                         MPI_Op op, MPI_Win win, MPI_Request *req)
+{
+  return dlp_fits(oc) && dlp_fits(rc) && dlp_fits(tc)
+           ? PMPI_Rget_accumulate(o, (int)oc, ot, r, (int)rc, rt, rank, disp, (int)tc, tt,
+                                  op, win, req)
+           : MPI_ERR_COUNT;
+}
+
+/* windows: a unit that fits an int (a program of MPI 3.1 cannot ask more) */
+static inline int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint unit, MPI_Info info,
+                                    MPI_Comm comm, MPI_Win *win)
+{
+  return dlp_fits(unit) ? PMPI_Win_create(base, size, (int)unit, info, comm, win)
+                        : MPI_ERR_DISP;
+}
+
+static inline int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint unit, MPI_Info info,
+                                      MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+  return dlp_fits(unit) ? PMPI_Win_allocate(size, (int)unit, info, comm, baseptr, win)
+                        : MPI_ERR_DISP;
+}
+
+static inline int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint unit, MPI_Info info,
+                                             MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+  return dlp_fits(unit)
+           ? PMPI_Win_allocate_shared(size, (int)unit, info, comm, baseptr, win)
+           : MPI_ERR_DISP;
+}
+
 #endif
 #endif

@@ -11,53 +11,7 @@
  * host's bindings call PMPI_Wait and the like, which the interposer
  * serves (request/complete.c). Every name in the four spellings Fortran
  * compilers use: mpi_send_, mpi_send__, mpi_send, MPI_SEND. */
-#include <string.h>
-#include "../p2p/p2p.h"
-
-/* the host's Fortran sentinels (Open MPI: common blocks of libmpi) */
-extern int mpi_fortran_bottom_, mpi_fortran_status_ignore_;
-
-static void *fbuf(void *b)
-{
-  return b == (void *)&mpi_fortran_bottom_ ? MPI_BOTTOM : b;
-}
-
-static bool fignore(const MPI_Fint *st)
-{
-  return st == (const MPI_Fint *)&mpi_fortran_status_ignore_;
-}
-
-/* a C status for a Fortran one: the local one, or none */
-#define STATUS_IN(f, c) MPI_Status c##_local, *c = fignore(f) ? MPI_STATUS_IGNORE : &c##_local
-#define STATUS_OUT(f, c)                \
-  do {                                  \
-    if (c != MPI_STATUS_IGNORE)         \
-      PMPI_Status_c2f(c, f);            \
-  } while (0)
-
-/* the other spellings of a defined name */
-#define SPELLINGS(l, U)                                      \
-  __typeof__(l##_) l##__ __attribute__((alias(#l "_")));     \
-  __typeof__(l##_) l __attribute__((alias(#l "_")));         \
-  __typeof__(l##_) U __attribute__((alias(#l "_")))
-
-/* character arguments: blank-padded, their length passed last */
-static void fstring(const char *f, size_t len, char *out, size_t cap)
-{
-  while (len > 0 && f[len - 1] == ' ')
-    len--;
-  while (len > 0 && *f == ' ') {
-    f++;
-    len--;
-  }
-  if (len >= cap)
-    len = cap - 1;
-  memcpy(out, f, len);
-  out[len] = '\0';
-}
-
-#define T(x) PMPI_Type_f2c(*(x))
-#define C(x) PMPI_Comm_f2c(*(x))
+#include "fortran.h"
 
 /* ---- blocking sends ---- */
 #define BLOCKING_SEND(l, U, call)                                                      \

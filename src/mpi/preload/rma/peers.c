@@ -8,7 +8,8 @@
  * before main and so before MPI_Init, it binds a Linux abstract socket
  * named for the job on this node (its launcher's process id, which every
  * local rank of one job shares) and its rank in MPI_COMM_WORLD (the
- * launcher's PMI_RANK). The kernel removes the name when the process ends.
+ * launcher's PMI_RANK under MPICH's Hydra, OMPI_COMM_WORLD_RANK under
+ * Open MPI's mpirun). The kernel removes the name when the process ends.
  *
  * A window's communicator is served only when every one of its ranks is
  * found so. Every rank then answers the same: each answers yes exactly
@@ -44,6 +45,8 @@ static socklen_t name_of(struct sockaddr_un *a, long key, long rank)
 __attribute__((constructor)) static void announce(void)
 {
   const char *r = getenv("PMI_RANK");
+  if (!r)
+    r = getenv("OMPI_COMM_WORLD_RANK");
   char *end = NULL;
   long rank = r ? strtol(r, &end, 10) : -1;
   if (!r || !*r || *end || rank < 0)

@@ -227,6 +227,12 @@ static int describe(rma *x, const rma_args *a)
     return DLP_PASS;
   if (a->kind == GET_ACC && x->r.bytes != x->n)
     return DLP_PASS;
+#if MPI_VERSION < 4
+  /* a host of MPI 3.1 takes int counts only, which the routes' staged
+     bytes may pass: such an operation is the host's whole */
+  if (x->n > INT_MAX)
+    return DLP_PASS;
+#endif
   /* DLP_DEV_RMA_NO_RANGE_CHECK: every operation is checked here */
   if (x->n > 0 && size >= 0 && !in_window(x, size))
     return MPI_ERR_RMA_RANGE;
@@ -368,17 +374,7 @@ int MPI_Put(ORIGIN(int), TARGET(int), MPI_Win win)
   return to_target(PUT, O, TG, MPI_REPLACE, win, NULL);
 }
 
-int MPI_Put_c(ORIGIN(MPI_Count), TARGET(MPI_Count), MPI_Win win)
-{
-  return to_target(PUT, O, TG, MPI_REPLACE, win, NULL);
-}
-
 int MPI_Rput(ORIGIN(int), TARGET(int), MPI_Win win, MPI_Request *request)
-{
-  return to_target(PUT, O, TG, MPI_REPLACE, win, request);
-}
-
-int MPI_Rput_c(ORIGIN(MPI_Count), TARGET(MPI_Count), MPI_Win win, MPI_Request *request)
 {
   return to_target(PUT, O, TG, MPI_REPLACE, win, request);
 }
@@ -388,19 +384,8 @@ int MPI_Accumulate(ORIGIN(int), TARGET(int), MPI_Op op, MPI_Win win)
   return to_target(ACC, O, TG, op, win, NULL);
 }
 
-int MPI_Accumulate_c(ORIGIN(MPI_Count), TARGET(MPI_Count), MPI_Op op, MPI_Win win)
-{
-  return to_target(ACC, O, TG, op, win, NULL);
-}
-
 int MPI_Raccumulate(ORIGIN(int), TARGET(int), MPI_Op op, MPI_Win win,
                     MPI_Request *request)
-{
-  return to_target(ACC, O, TG, op, win, request);
-}
-
-int MPI_Raccumulate_c(ORIGIN(MPI_Count), TARGET(MPI_Count), MPI_Op op, MPI_Win win,
-                      MPI_Request *request)
 {
   return to_target(ACC, O, TG, op, win, request);
 }
@@ -414,31 +399,13 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
   return get(O, TG, win, NULL);
 }
 
-int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-              TARGET(MPI_Count), MPI_Win win)
-{
-  return get(O, TG, win, NULL);
-}
-
 int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
              TARGET(int), MPI_Win win, MPI_Request *request)
 {
   return get(O, TG, win, request);
 }
 
-int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-               TARGET(MPI_Count), MPI_Win win, MPI_Request *request)
-{
-  return get(O, TG, win, request);
-}
-
 int MPI_Get_accumulate(ORIGIN(int), RESULT(int), TARGET(int), MPI_Op op, MPI_Win win)
-{
-  return get_acc(O, R, TG, op, win, NULL);
-}
-
-int MPI_Get_accumulate_c(ORIGIN(MPI_Count), RESULT(MPI_Count), TARGET(MPI_Count),
-                         MPI_Op op, MPI_Win win)
 {
   return get_acc(O, R, TG, op, win, NULL);
 }
@@ -449,8 +416,49 @@ int MPI_Rget_accumulate(ORIGIN(int), RESULT(int), TARGET(int), MPI_Op op, MPI_Wi
   return get_acc(O, R, TG, op, win, request);
 }
 
+#if MPI_VERSION >= 4   /* MPI-4's large-count forms */
+int MPI_Put_c(ORIGIN(MPI_Count), TARGET(MPI_Count), MPI_Win win)
+{
+  return to_target(PUT, O, TG, MPI_REPLACE, win, NULL);
+}
+
+int MPI_Rput_c(ORIGIN(MPI_Count), TARGET(MPI_Count), MPI_Win win, MPI_Request *request)
+{
+  return to_target(PUT, O, TG, MPI_REPLACE, win, request);
+}
+
+int MPI_Accumulate_c(ORIGIN(MPI_Count), TARGET(MPI_Count), MPI_Op op, MPI_Win win)
+{
+  return to_target(ACC, O, TG, op, win, NULL);
+}
+
+int MPI_Raccumulate_c(ORIGIN(MPI_Count), TARGET(MPI_Count), MPI_Op op, MPI_Win win,
+                      MPI_Request *request)
+{
+  return to_target(ACC, O, TG, op, win, request);
+}
+
+int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+              TARGET(MPI_Count), MPI_Win win)
+{
+  return get(O, TG, win, NULL);
+}
+
+int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               TARGET(MPI_Count), MPI_Win win, MPI_Request *request)
+{
+  return get(O, TG, win, request);
+}
+
+int MPI_Get_accumulate_c(ORIGIN(MPI_Count), RESULT(MPI_Count), TARGET(MPI_Count),
+                         MPI_Op op, MPI_Win win)
+{
+  return get_acc(O, R, TG, op, win, NULL);
+}
+
 int MPI_Rget_accumulate_c(ORIGIN(MPI_Count), RESULT(MPI_Count), TARGET(MPI_Count),
                           MPI_Op op, MPI_Win win, MPI_Request *request)
 {
   return get_acc(O, R, TG, op, win, request);
 }
+#endif

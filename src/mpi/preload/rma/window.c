@@ -254,12 +254,14 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
               size, disp_unit, false, false);
 }
 
+#if MPI_VERSION >= 4   /* MPI-4's large-count form */
 int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                      MPI_Comm comm, MPI_Win *win)
 {
   return made(PMPI_Win_create_c(base, size, disp_unit, info, comm, win), win, comm,
               base, size, disp_unit, false, false);
 }
+#endif
 
 /* whether every rank of comm (an intracommunicator) shares one node, valid
    arguments, DL_RMA_MAP other than never and its info for the shared
@@ -304,13 +306,15 @@ static bool asked_noncontig(MPI_Info info)
    of its node (its shared-memory one-sided operations) but gives nobody
    the addresses: within one node the window is made by
    MPI_Win_allocate_shared instead, and answers as MPI_Win_allocate's
-   (MPI_Win_get_attr, MPI_Win_shared_query below) */
+   (MPI_Win_get_attr, MPI_Win_shared_query below), on a host whose two
+   kinds of window answer alike otherwise (DLP_DEV_ALLOCATE_UNLIKE_SHARED) */
 static int allocate(MPI_Aint size, MPI_Aint unit, MPI_Info info, MPI_Comm comm,
                     void *baseptr, MPI_Win *win, bool c_form)
 {
-  MPI_Info with = noncontig(info);
+  bool alike = !dlp_host_has(DLP_DEV_ALLOCATE_UNLIKE_SHARED);
+  MPI_Info with = alike ? noncontig(info) : MPI_INFO_NULL;
   int rc;
-  if (one_node(size, unit, comm, with != MPI_INFO_NULL)) {
+  if (alike && one_node(size, unit, comm, with != MPI_INFO_NULL)) {
     rc = PMPI_Win_allocate_shared_c(size, unit, with, comm, baseptr, win);
     PMPI_Info_free(&with);
     rc = made(rc, win, comm, allocated(rc, baseptr), size, unit, false, true);
@@ -334,11 +338,13 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
   return allocate(size, disp_unit, info, comm, baseptr, win, false);
 }
 
+#if MPI_VERSION >= 4   /* MPI-4's large-count form */
 int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
                        void *baseptr, MPI_Win *win)
 {
   return allocate(size, disp_unit, info, comm, baseptr, win, true);
 }
+#endif
 
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                             void *baseptr, MPI_Win *win)
@@ -347,12 +353,14 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
   return made(rc, win, comm, allocated(rc, baseptr), size, disp_unit, false, true);
 }
 
+#if MPI_VERSION >= 4   /* MPI-4's large-count form */
 int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                               MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
   int rc = PMPI_Win_allocate_shared_c(size, disp_unit, info, comm, baseptr, win);
   return made(rc, win, comm, allocated(rc, baseptr), size, disp_unit, false, true);
 }
+#endif
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {

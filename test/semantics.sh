@@ -39,7 +39,7 @@ openmpi)
   known=$s/test/semantics/known-openmpi.txt
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-  all="sem_errors sem_truncate sem_order sem_status sem_window sem_pmpi sem_progress sem_persist sem_typemap sem_rma" ;;
+  all="sem_errors sem_truncate sem_order sem_status sem_window sem_pmpi sem_progress sem_persist sem_typemap sem_coll sem_rma" ;;
 *) echo "SEM_HOST: mpich or openmpi, not $SEM_HOST" >&2; exit 2 ;;
 esac
 [ -n "$launch" ] || { echo "no mpiexec found by configure for ${SEM_HOST:-mpich}" >&2; exit 77; }

@@ -3,8 +3,10 @@
  * contiguous doubles on the receiving side (the signatures match), every
  * rank receives each sender's elements in order, in every form of every
  * collective that moves typed data: blocking, nonblocking, persistent,
- * their large-count _c forms, and the neighborhood collectives of a ring.
- * The receive buffers' guard elements stay untouched. */
+ * their large-count _c forms (where the host has MPI-4's), and the
+ * neighborhood collectives of a ring; and the gathers in place, the
+ * receive side strided. The receive buffers' guard elements stay
+ * untouched. */
 #include "sem.h"
 
 #define PER 6                    /* elements of one vec */
@@ -65,6 +67,8 @@ static void expect(const double *d, int blocks, const int *from, const int *firs
 }
 
 #define UNP(...) __VA_ARGS__
+#if MPI_VERSION >= 4
+#define HAS_FORM(form) 1
 /* the call in form `form` (0 blocking, 1 _c, 2 nonblocking, 3 its _c, 4
    persistent, 5 its _c), waited for; A the int form's arguments, AC the
    _c form's */
@@ -89,6 +93,26 @@ static void expect(const double *d, int blocks, const int *from, const int *firs
     if (form >= 4 && r_ != MPI_REQUEST_NULL)                                  \
       OK(MPI_Request_free(&r_));                                              \
   } while (0)
+#else
+/* a host of MPI 3.1 (Open MPI 4.1) has the blocking and nonblocking int
+   forms only (the _c forms' arguments are still handed to sem_unused, so
+   that what is set for them counts as used) */
+#define HAS_FORM(form) ((form) == 0 || (form) == 2)
+static inline void sem_unused(int n, ...)
+{
+  (void)n;
+}
+#define FORMS(B, I, P, A, AC)                                                 \
+  do {                                                                        \
+    MPI_Request r_ = MPI_REQUEST_NULL;                                        \
+    int rc_ = form == 0 ? B A : I(UNP A, &r_);                                \
+    sem_unused(0, UNP AC);                                                    \
+    CHECK(rc_ == MPI_SUCCESS, "%s%s: error class %d", #B, form_name[form],    \
+          sem_class(rc_));                                                    \
+    if (rc_ == MPI_SUCCESS && form == 2)                                      \
+      OK(MPI_Wait(&r_, MPI_STATUS_IGNORE));                                   \
+  } while (0)
+#endif
 
 static void bcast(int form)
 {
@@ -216,6 +240,65 @@ static void alltoalls(int form)
   }
 }
 
+/* MPI_IN_PLACE (MPI 4.0, 6.5 and 6.7): a gather's root and every rank of
+   a gather to all take their own part from where it lies in the receive
+   buffer, here a strided one: each rank's BLK vecs, at block j rank j's;
+   every other element stays a hole. Blocking and nonblocking forms (the
+   persistent ones in place are the host's as made) */
+static void in_place(int form)
+{
+  if (form >= 4)
+    return;
+  MPI_Comm w = MPI_COMM_WORLD;
+  int vecs[MAXP], at_vec[MAXP];
+  MPI_Count cvecs[MAXP];
+  MPI_Aint cat_vec[MAXP];
+  for (int j = 0; j < np; j++)
+    vecs[j] = cvecs[j] = BLK, at_vec[j] = cat_vec[j] = j * BLK;
+  int len = np * BLK * 8;
+  for (int v = 0; v < 3; v++) {
+    double *d = holes(len), *s = strided(sem_rank, BLK);
+    bool gather = v == 2, root = sem_rank == 0;
+    if (!gather || root)
+      for (int k = 0; k < N; k++)
+        d[sem_rank * BLK * 8 + at(k)] = value(sem_rank, k);
+    const void *sb = !gather || root ? MPI_IN_PLACE : s;
+    switch (v) {
+    case 0:
+      FORMS(MPI_Allgather, MPI_Iallgather, MPI_Allgather_init,
+            (MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, d, BLK, vec, w),
+            (MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, d, BLK, vec, w));
+      break;
+    case 1:
+      FORMS(MPI_Allgatherv, MPI_Iallgatherv, MPI_Allgatherv_init,
+            (MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, d, vecs, at_vec, vec, w),
+            (MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, d, cvecs, cat_vec, vec, w));
+      break;
+    case 2:
+      FORMS(MPI_Gather, MPI_Igather, MPI_Gather_init, (sb, BLK, vec, d, BLK, vec, 0, w),
+            (sb, BLK, vec, d, BLK, vec, 0, w));
+      break;
+    }
+    static const char *const name[] = {"MPI_Allgather in place", "MPI_Allgatherv in place",
+                                       "MPI_Gather in place"};
+    if (!gather || root) {
+      double *want = holes(len);
+      for (int j = 0; j < np; j++)
+        for (int k = 0; k < N; k++)
+          want[j * BLK * 8 + at(k)] = value(j, k);
+      for (int i = 0; i <= len; i++)
+        if (d[i] != want[i]) {
+          CHECK(0, "%s%s: element %d is %g, not %g", name[v], form_name[form], i, d[i],
+                want[i]);
+          break;
+        }
+      free(want);
+    }
+    free(d);
+    free(s);
+  }
+}
+
 /* on a graph where each rank's one neighbor is the next (in and out; a
    ring of two ranks, or a rank of one its own), what arrives is that
    neighbor's one block */
@@ -272,13 +355,19 @@ int main(int argc, char **argv)
   MPI_Type_commit(&vec);
   int next = (sem_rank + 1) % np, prev = (sem_rank + np - 1) % np;
   MPI_Comm ring;
-  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &prev, MPI_UNWEIGHTED, 1, &next,
-                                 MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &ring);
+  /* (through a volatile pointer: GCC takes Open MPI's MPI_UNWEIGHTED, a
+     small constant address, for an array it would read) */
+  int *volatile unweighted = MPI_UNWEIGHTED;
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &prev, unweighted, 1, &next, unweighted,
+                                 MPI_INFO_NULL, 0, &ring);
   for (int form = 0; form < 6; form++) {
+    if (!HAS_FORM(form))
+      continue;
     bcast(form);
     gathers(form);
     scatters(form);
     alltoalls(form);
+    in_place(form);
     neighbors(form, ring, prev);
   }
   MPI_Comm_free(&ring);

@@ -127,8 +127,35 @@ static void side_free(dlp_side *s)
 {
   dlp_stage_put(s->stage);
   free(s->counts);
+#if MPI_VERSION < 4
+  free(s->icounts);
+#endif
   *s = (dlp_side){0};
 }
+
+#if MPI_VERSION < 4
+/* the side's counts and displacements as the int arrays a host of MPI 3.1
+   takes (kept with the side: a nonblocking call may read them until it
+   completes); false where one does not fit an int, and the host then
+   takes the program's own call */
+static bool side_ints(dlp_side *s)
+{
+  if (s->n <= 0)
+    return true;
+  if (s->one < 0 || s->one > INT_MAX ||
+      !(s->icounts = malloc(2 * (size_t)s->n * sizeof(int))))
+    return false;
+  s->idispls = s->icounts + s->n;
+  for (int i = 0; i < s->n; i++) {
+    if (s->counts[i] < 0 || s->counts[i] > INT_MAX || s->displs[i] < INT_MIN ||
+        s->displs[i] > INT_MAX)
+      return false;
+    s->icounts[i] = (int)s->counts[i];
+    s->idispls[i] = (int)s->displs[i];
+  }
+  return true;
+}
+#endif
 
 /* whether (count, type) is packed: unless its plan says MPICH's engine
    beats packing it (the tuning file's mpich table), or its blocks are
@@ -306,7 +333,13 @@ bool dlp_coll_prepare(dlp_coll *k, MPI_Comm comm, const dlp_slots *send,
     }
   }
   bool pack_now = !init || dlp_host_has(DLP_DEV_COLL_PERSIST_READ_AT_INIT);
-  if ((!k->s.staged && !k->r.staged && k->nself == 0) || (pack_now && !pack_sides(k))) {
+#if MPI_VERSION < 4
+  bool fits = side_ints(&k->s) && side_ints(&k->r);
+#else
+  bool fits = true;
+#endif
+  if (!fits || (!k->s.staged && !k->r.staged && k->nself == 0) ||
+      (pack_now && !pack_sides(k))) {
     side_free(&k->s);
     side_free(&k->r);
     return false;

@@ -48,6 +48,10 @@ typedef struct dlp_side {
                                   SIZE_MAX */
   const bool *none;            /* dlp_slots' */
   bool per_slot;               /* a count per slot (the v and w forms) */
+#if MPI_VERSION < 4
+  int *icounts, *idispls;      /* counts and displs as a host of MPI 3.1
+                                  takes them (its int forms) */
+#endif
 } dlp_side;
 
 /* what the receive side holds before the call: nothing (the usual), every
@@ -79,30 +83,56 @@ typedef struct dlp_how {
   MPI_Info info;
 } dlp_how;
 
-/* MPICH's own call of the form `how` asks, int or _c form (c), with the
-   program's arguments: the blocking, nonblocking and persistent names */
-#define DLP_PASS(how, c, B, BC, I, IC, P, PC, ...)                                   \
-  (!(how)       ? ((c) ? BC(__VA_ARGS__) : B(__VA_ARGS__))                          \
-   : (how)->init ? ((c) ? PC(__VA_ARGS__, (how)->info, (how)->q)                    \
+/* The host's own calls, named by their blocking, nonblocking and
+   persistent int forms (B, I, P): the _c form pasted on where the host has
+   MPI-4's. A host of MPI 3.1 (Open MPI 4.1) has neither the _c forms nor
+   the persistent collectives: the interposer defines none there, so only
+   B and I are ever called, and the staged arrays it passes are ints
+   (DLP_COUNTS, DLP_DISPLS; dlp_coll_prepare makes them fit or hands the
+   call over). */
+#if MPI_VERSION >= 4
+/* the host's call of the form `how` asks, int or _c form (c), with the
+   program's arguments */
+#define DLP_PASS(how, c, B, I, P, ...)                                               \
+  (!(how)       ? ((c) ? B##_c(__VA_ARGS__) : B(__VA_ARGS__))                       \
+   : (how)->init ? ((c) ? P##_c(__VA_ARGS__, (how)->info, (how)->q)                 \
                         : P(__VA_ARGS__, (how)->info, (how)->q))                    \
-                 : ((c) ? IC(__VA_ARGS__, (how)->q) : I(__VA_ARGS__, (how)->q)))
-/* MPICH's _c call of that form on the staged arguments, its request (not
-   blocking) in `in` */
-#define DLP_STAGED(how, in, BC, IC, PC, ...)                                         \
-  (!(how) ? BC(__VA_ARGS__) : (how)->init ? PC(__VA_ARGS__, (how)->info, &(in))     \
-                                          : IC(__VA_ARGS__, &(in)))
+                 : ((c) ? I##_c(__VA_ARGS__, (how)->q) : I(__VA_ARGS__, (how)->q)))
+/* the host's _c call of that form on the staged arguments, its request
+   (not blocking) in `in` */
+#define DLP_STAGED(how, in, B, I, P, ...)                                            \
+  (!(how) ? B##_c(__VA_ARGS__) : (how)->init ? P##_c(__VA_ARGS__, (how)->info, &(in)) \
+                                             : I##_c(__VA_ARGS__, &(in)))
+/* a side's per-slot counts and displacements as the host's call takes them */
+typedef MPI_Count dlp_hcount;
+typedef MPI_Aint dlp_hdispl;
+#define DLP_COUNTS(side) ((side).counts)
+#define DLP_DISPLS(side) ((side).displs)
+#else
+#define DLP_PASS(how, c, B, I, P, ...)                                               \
+  ((void)(c), !(how) ? B(__VA_ARGS__) : I(__VA_ARGS__, (how)->q))
+#define DLP_STAGED(how, in, B, I, P, ...) (!(how) ? B(__VA_ARGS__) : I(__VA_ARGS__, &(in)))
+typedef int dlp_hcount;
+typedef int dlp_hdispl;
+#define DLP_COUNTS(side) ((side).icounts)
+#define DLP_DISPLS(side) ((side).idispls)
+#endif
 
-/* a collective's six entry points over its implementation impl(args...,
-   how): blocking B, nonblocking I, persistent P, each in its int form
-   (parameters PI, arguments AI) and its _c form (PC, AC) */
+/* a collective's entry points over its implementation impl(args..., how):
+   blocking B, nonblocking I, persistent P, each in its int form
+   (parameters PI, arguments AI) and its _c form (PC, AC); on a host of
+   MPI 3.1, B and I in the int form */
 #define DLP_UNPAREN(...) __VA_ARGS__
-#define DLP_COLL_ENTRIES(B, I, P, impl, PI, PC, AI, AC)                               \
+#define DLP_COLL_ENTRIES_3(B, I, impl, PI, AI)                                        \
   int B(DLP_UNPAREN PI) { return impl(DLP_UNPAREN AI, NULL); }                       \
-  int B##_c(DLP_UNPAREN PC) { return impl(DLP_UNPAREN AC, NULL); }                   \
   int I(DLP_UNPAREN PI, MPI_Request *q)                                              \
   {                                                                                  \
     return impl(DLP_UNPAREN AI, &(dlp_how){.q = q});                                 \
-  }                                                                                  \
+  }
+#if MPI_VERSION >= 4
+#define DLP_COLL_ENTRIES(B, I, P, impl, PI, PC, AI, AC)                               \
+  DLP_COLL_ENTRIES_3(B, I, impl, PI, AI)                                             \
+  int B##_c(DLP_UNPAREN PC) { return impl(DLP_UNPAREN AC, NULL); }                   \
   int I##_c(DLP_UNPAREN PC, MPI_Request *q)                                          \
   {                                                                                  \
     return impl(DLP_UNPAREN AC, &(dlp_how){.q = q});                                 \
@@ -115,6 +145,9 @@ typedef struct dlp_how {
   {                                                                                  \
     return impl(DLP_UNPAREN AC, &(dlp_how){.q = q, .init = true, .info = info});     \
   }
+#else
+#define DLP_COLL_ENTRIES(B, I, P, impl, PI, PC, AI, AC) DLP_COLL_ENTRIES_3(B, I, impl, PI, AI)
+#endif
 
 /* describes, stages and packs a collective's sides (send or recv NULL: a
    side not significant at this rank): true when the interposer takes the

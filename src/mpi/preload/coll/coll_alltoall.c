@@ -68,42 +68,36 @@ static int alltoall(bool c, bool v, bool nb, const void *sb, MPI_Count sc, const
   const void *sbuf = in_place ? MPI_IN_PLACE : DLP_BASE(k.s, sb);
   void *rbuf = DLP_BASE(k.r, rb);
   MPI_Datatype stype = in_place ? k.r.type : DLP_TYPE(k.s, st), rtype = DLP_TYPE(k.r, rt);
-  const MPI_Count *scs2 = ss->counts, *rcs2 = k.r.counts;
-  const MPI_Aint *sds2 = ss->displs, *rds2 = k.r.displs;
+  const dlp_hcount *scs2 = DLP_COUNTS(*ss), *rcs2 = DLP_COUNTS(k.r);
+  const dlp_hdispl *sds2 = DLP_DISPLS(*ss), *rds2 = DLP_DISPLS(k.r);
   MPI_Count sc2 = in_place ? 0 : DLP_ONE(k.s, sc), rc2 = DLP_ONE(k.r, rc);
   int err;
   if (v && nb)
-    err = DLP_STAGED(how, in, PMPI_Neighbor_alltoallv_c, PMPI_Ineighbor_alltoallv_c,
-                     PMPI_Neighbor_alltoallv_init_c, sbuf, scs2, sds2, stype, rbuf, rcs2,
+    err = DLP_STAGED(how, in, PMPI_Neighbor_alltoallv, PMPI_Ineighbor_alltoallv,
+                     PMPI_Neighbor_alltoallv_init, sbuf, scs2, sds2, stype, rbuf, rcs2,
                      rds2, rtype, comm);
   else if (v)
-    err = DLP_STAGED(how, in, PMPI_Alltoallv_c, PMPI_Ialltoallv_c, PMPI_Alltoallv_init_c,
-                     sbuf, scs2, sds2, stype, rbuf, rcs2, rds2, rtype, comm);
+    err = DLP_STAGED(how, in, PMPI_Alltoallv, PMPI_Ialltoallv, PMPI_Alltoallv_init, sbuf,
+                     scs2, sds2, stype, rbuf, rcs2, rds2, rtype, comm);
   else if (nb)
-    err = DLP_STAGED(how, in, PMPI_Neighbor_alltoall_c, PMPI_Ineighbor_alltoall_c,
-                     PMPI_Neighbor_alltoall_init_c, sbuf, sc2, stype, rbuf, rc2, rtype,
-                     comm);
+    err = DLP_STAGED(how, in, PMPI_Neighbor_alltoall, PMPI_Ineighbor_alltoall,
+                     PMPI_Neighbor_alltoall_init, sbuf, sc2, stype, rbuf, rc2, rtype, comm);
   else
-    err = DLP_STAGED(how, in, PMPI_Alltoall_c, PMPI_Ialltoall_c, PMPI_Alltoall_init_c, sbuf,
-                     sc2, stype, rbuf, rc2, rtype, comm);
+    err = DLP_STAGED(how, in, PMPI_Alltoall, PMPI_Ialltoall, PMPI_Alltoall_init, sbuf, sc2,
+                     stype, rbuf, rc2, rtype, comm);
   return dlp_coll_end(&k, err, in, how);
 pass:
   if (v && nb)
-    return DLP_PASS(how, c, PMPI_Neighbor_alltoallv, PMPI_Neighbor_alltoallv_c,
-                    PMPI_Ineighbor_alltoallv, PMPI_Ineighbor_alltoallv_c,
-                    PMPI_Neighbor_alltoallv_init, PMPI_Neighbor_alltoallv_init_c, sb, scs,
-                    sds, st, rb, rcs, rds, rt, comm);
+    return DLP_PASS(how, c, PMPI_Neighbor_alltoallv, PMPI_Ineighbor_alltoallv,
+                    PMPI_Neighbor_alltoallv_init, sb, scs, sds, st, rb, rcs, rds, rt, comm);
   if (v)
-    return DLP_PASS(how, c, PMPI_Alltoallv, PMPI_Alltoallv_c, PMPI_Ialltoallv,
-                    PMPI_Ialltoallv_c, PMPI_Alltoallv_init, PMPI_Alltoallv_init_c, sb, scs,
+    return DLP_PASS(how, c, PMPI_Alltoallv, PMPI_Ialltoallv, PMPI_Alltoallv_init, sb, scs,
                     sds, st, rb, rcs, rds, rt, comm);
   if (nb)
-    return DLP_PASS(how, c, PMPI_Neighbor_alltoall, PMPI_Neighbor_alltoall_c,
-                    PMPI_Ineighbor_alltoall, PMPI_Ineighbor_alltoall_c,
-                    PMPI_Neighbor_alltoall_init, PMPI_Neighbor_alltoall_init_c, sb, sc, st,
-                    rb, rc, rt, comm);
-  return DLP_PASS(how, c, PMPI_Alltoall, PMPI_Alltoall_c, PMPI_Ialltoall, PMPI_Ialltoall_c,
-                  PMPI_Alltoall_init, PMPI_Alltoall_init_c, sb, sc, st, rb, rc, rt, comm);
+    return DLP_PASS(how, c, PMPI_Neighbor_alltoall, PMPI_Ineighbor_alltoall,
+                    PMPI_Neighbor_alltoall_init, sb, sc, st, rb, rc, rt, comm);
+  return DLP_PASS(how, c, PMPI_Alltoall, PMPI_Ialltoall, PMPI_Alltoall_init, sb, sc, st, rb,
+                  rc, rt, comm);
 }
 
 /* Alltoallw and Neighbor_alltoallw: a type a slot, displacements in bytes */
@@ -141,21 +135,20 @@ static int alltoallw(bool c, bool nb, const void *sb, const void *scs, const voi
   const dlp_side *ss = in_place ? &k.r : &k.s;
   const void *sbuf = in_place ? MPI_IN_PLACE : DLP_BASE(k.s, sb);
   void *rbuf = DLP_BASE(k.r, rb);
-  int err = nb ? DLP_STAGED(how, in, PMPI_Neighbor_alltoallw_c, PMPI_Ineighbor_alltoallw_c,
-                            PMPI_Neighbor_alltoallw_init_c, sbuf, ss->counts, ss->displs,
-                            ss->types, rbuf, k.r.counts, k.r.displs, k.r.types, comm)
-               : DLP_STAGED(how, in, PMPI_Alltoallw_c, PMPI_Ialltoallw_c,
-                            PMPI_Alltoallw_init_c, sbuf, ss->counts, ss->displs, ss->types,
-                            rbuf, k.r.counts, k.r.displs, k.r.types, comm);
+  /* (Neighbor_alltoallw's displacements are addresses in every form) */
+  int err = nb ? DLP_STAGED(how, in, PMPI_Neighbor_alltoallw, PMPI_Ineighbor_alltoallw,
+                            PMPI_Neighbor_alltoallw_init, sbuf, DLP_COUNTS(*ss), ss->displs,
+                            ss->types, rbuf, DLP_COUNTS(k.r), k.r.displs, k.r.types, comm)
+               : DLP_STAGED(how, in, PMPI_Alltoallw, PMPI_Ialltoallw, PMPI_Alltoallw_init,
+                            sbuf, DLP_COUNTS(*ss), DLP_DISPLS(*ss), ss->types, rbuf,
+                            DLP_COUNTS(k.r), DLP_DISPLS(k.r), k.r.types, comm);
   return dlp_coll_end(&k, err, in, how);
 pass:
   if (nb)
-    return DLP_PASS(how, c, PMPI_Neighbor_alltoallw, PMPI_Neighbor_alltoallw_c,
-                    PMPI_Ineighbor_alltoallw, PMPI_Ineighbor_alltoallw_c,
-                    PMPI_Neighbor_alltoallw_init, PMPI_Neighbor_alltoallw_init_c, sb, scs,
-                    sds, sts, rb, rcs, rds, rts, comm);
-  return DLP_PASS(how, c, PMPI_Alltoallw, PMPI_Alltoallw_c, PMPI_Ialltoallw,
-                  PMPI_Ialltoallw_c, PMPI_Alltoallw_init, PMPI_Alltoallw_init_c, sb, scs,
+    return DLP_PASS(how, c, PMPI_Neighbor_alltoallw, PMPI_Ineighbor_alltoallw,
+                    PMPI_Neighbor_alltoallw_init, sb, scs, sds, sts, rb, rcs, rds, rts,
+                    comm);
+  return DLP_PASS(how, c, PMPI_Alltoallw, PMPI_Ialltoallw, PMPI_Alltoallw_init, sb, scs,
                   sds, sts, rb, rcs, rds, rts, comm);
 }
 

@@ -37,41 +37,35 @@ static int allgather(bool c, bool v, bool nb, const void *sb, MPI_Count sc,
   MPI_Count scount = DLP_ONE(k.s, sc), rcount = DLP_ONE(k.r, rc);
   MPI_Datatype stype = DLP_TYPE(k.s, st), rtype = DLP_TYPE(k.r, rt);
   void *rbuf = DLP_BASE(k.r, rb);
-  const MPI_Count *rcs2 = k.r.counts;
-  const MPI_Aint *rds2 = k.r.displs;
+  const dlp_hcount *rcs2 = DLP_COUNTS(k.r);
+  const dlp_hdispl *rds2 = DLP_DISPLS(k.r);
   int err;
   if (nb && v)
-    err = DLP_STAGED(how, in, PMPI_Neighbor_allgatherv_c, PMPI_Ineighbor_allgatherv_c,
-                     PMPI_Neighbor_allgatherv_init_c, sbuf, scount, stype, rbuf, rcs2, rds2,
+    err = DLP_STAGED(how, in, PMPI_Neighbor_allgatherv, PMPI_Ineighbor_allgatherv,
+                     PMPI_Neighbor_allgatherv_init, sbuf, scount, stype, rbuf, rcs2, rds2,
                      rtype, comm);
   else if (nb)
-    err = DLP_STAGED(how, in, PMPI_Neighbor_allgather_c, PMPI_Ineighbor_allgather_c,
-                     PMPI_Neighbor_allgather_init_c, sbuf, scount, stype, rbuf, rcount,
-                     rtype, comm);
+    err = DLP_STAGED(how, in, PMPI_Neighbor_allgather, PMPI_Ineighbor_allgather,
+                     PMPI_Neighbor_allgather_init, sbuf, scount, stype, rbuf, rcount, rtype,
+                     comm);
   else if (v)
-    err = DLP_STAGED(how, in, PMPI_Allgatherv_c, PMPI_Iallgatherv_c, PMPI_Allgatherv_init_c,
-                     sbuf, scount, stype, rbuf, rcs2, rds2, rtype, comm);
+    err = DLP_STAGED(how, in, PMPI_Allgatherv, PMPI_Iallgatherv, PMPI_Allgatherv_init, sbuf,
+                     scount, stype, rbuf, rcs2, rds2, rtype, comm);
   else
-    err = DLP_STAGED(how, in, PMPI_Allgather_c, PMPI_Iallgather_c, PMPI_Allgather_init_c,
-                     sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    err = DLP_STAGED(how, in, PMPI_Allgather, PMPI_Iallgather, PMPI_Allgather_init, sbuf,
+                     scount, stype, rbuf, rcount, rtype, comm);
   return dlp_coll_end(&k, err, in, how);
 pass:
   if (nb && v)
-    return DLP_PASS(how, c, PMPI_Neighbor_allgatherv, PMPI_Neighbor_allgatherv_c,
-                    PMPI_Ineighbor_allgatherv, PMPI_Ineighbor_allgatherv_c,
-                    PMPI_Neighbor_allgatherv_init, PMPI_Neighbor_allgatherv_init_c, sb, sc,
-                    st, rb, rcs, rds, rt, comm);
+    return DLP_PASS(how, c, PMPI_Neighbor_allgatherv, PMPI_Ineighbor_allgatherv,
+                    PMPI_Neighbor_allgatherv_init, sb, sc, st, rb, rcs, rds, rt, comm);
   if (nb)
-    return DLP_PASS(how, c, PMPI_Neighbor_allgather, PMPI_Neighbor_allgather_c,
-                    PMPI_Ineighbor_allgather, PMPI_Ineighbor_allgather_c,
-                    PMPI_Neighbor_allgather_init, PMPI_Neighbor_allgather_init_c, sb, sc,
-                    st, rb, rc, rt, comm);
+    return DLP_PASS(how, c, PMPI_Neighbor_allgather, PMPI_Ineighbor_allgather,
+                    PMPI_Neighbor_allgather_init, sb, sc, st, rb, rc, rt, comm);
   if (v)
-    return DLP_PASS(how, c, PMPI_Allgatherv, PMPI_Allgatherv_c, PMPI_Iallgatherv,
-                    PMPI_Iallgatherv_c, PMPI_Allgatherv_init, PMPI_Allgatherv_init_c, sb,
+    return DLP_PASS(how, c, PMPI_Allgatherv, PMPI_Iallgatherv, PMPI_Allgatherv_init, sb,
                     sc, st, rb, rcs, rds, rt, comm);
-  return DLP_PASS(how, c, PMPI_Allgather, PMPI_Allgather_c, PMPI_Iallgather,
-                  PMPI_Iallgather_c, PMPI_Allgather_init, PMPI_Allgather_init_c, sb, sc, st,
+  return DLP_PASS(how, c, PMPI_Allgather, PMPI_Iallgather, PMPI_Allgather_init, sb, sc, st,
                   rb, rc, rt, comm);
 }
 

@@ -22,12 +22,12 @@ static int bcast(bool c, void *buf, MPI_Count count, MPI_Datatype dt, int root,
                         DLP_FILL_NONE, -1, 0, NULL, NULL, how))
     goto pass;
   const dlp_side *s = me == root ? &k.s : &k.r;
-  int rc = DLP_STAGED(how, in, PMPI_Bcast_c, PMPI_Ibcast_c, PMPI_Bcast_init_c, s->base,
+  int rc = DLP_STAGED(how, in, PMPI_Bcast, PMPI_Ibcast, PMPI_Bcast_init, s->base,
                       s->counts[0], s->type, root, comm);
   return dlp_coll_end(&k, rc, in, how);
 pass:
-  return DLP_PASS(how, c, PMPI_Bcast, PMPI_Bcast_c, PMPI_Ibcast, PMPI_Ibcast_c,
-                  PMPI_Bcast_init, PMPI_Bcast_init_c, buf, count, dt, root, comm);
+  return DLP_PASS(how, c, PMPI_Bcast, PMPI_Ibcast, PMPI_Bcast_init, buf, count, dt, root,
+                  comm);
 }
 
 /* Gather(v): the receive side at the root only; its own part stays where
@@ -60,19 +60,18 @@ static int gather(bool c, bool v, const void *sb, MPI_Count sc, MPI_Datatype st,
   MPI_Count scount = DLP_ONE(k.s, sc);
   MPI_Datatype stype = DLP_TYPE(k.s, st), rtype = DLP_TYPE(k.r, rt);
   void *rbuf = DLP_BASE(k.r, rb);
-  int err = v ? DLP_STAGED(how, in, PMPI_Gatherv_c, PMPI_Igatherv_c, PMPI_Gatherv_init_c,
-                           sbuf, scount, stype, rbuf, k.r.counts, k.r.displs, rtype, root,
-                           comm)
-              : DLP_STAGED(how, in, PMPI_Gather_c, PMPI_Igather_c, PMPI_Gather_init_c,
-                           sbuf, scount, stype, rbuf, DLP_ONE(k.r, rc), rtype, root, comm);
+  int err =
+      v ? DLP_STAGED(how, in, PMPI_Gatherv, PMPI_Igatherv, PMPI_Gatherv_init, sbuf, scount,
+                     stype, rbuf, DLP_COUNTS(k.r), DLP_DISPLS(k.r), rtype, root, comm)
+        : DLP_STAGED(how, in, PMPI_Gather, PMPI_Igather, PMPI_Gather_init, sbuf, scount,
+                     stype, rbuf, DLP_ONE(k.r, rc), rtype, root, comm);
   return dlp_coll_end(&k, err, in, how);
 pass:
   if (v)
-    return DLP_PASS(how, c, PMPI_Gatherv, PMPI_Gatherv_c, PMPI_Igatherv, PMPI_Igatherv_c,
-                    PMPI_Gatherv_init, PMPI_Gatherv_init_c, sb, sc, st, rb, rcs, rds, rt,
-                    root, comm);
-  return DLP_PASS(how, c, PMPI_Gather, PMPI_Gather_c, PMPI_Igather, PMPI_Igather_c,
-                  PMPI_Gather_init, PMPI_Gather_init_c, sb, sc, st, rb, rc, rt, root, comm);
+    return DLP_PASS(how, c, PMPI_Gatherv, PMPI_Igatherv, PMPI_Gatherv_init, sb, sc, st, rb,
+                    rcs, rds, rt, root, comm);
+  return DLP_PASS(how, c, PMPI_Gather, PMPI_Igather, PMPI_Gather_init, sb, sc, st, rb, rc,
+                  rt, root, comm);
 }
 
 /* Scatter(v): the send side at the root only; MPI_IN_PLACE there keeps
@@ -103,33 +102,30 @@ static int scatter(bool c, bool v, const void *sb, MPI_Count sc, const void *scs
   MPI_Count rcount = DLP_ONE(k.r, rc);
   MPI_Datatype rtype = DLP_TYPE(k.r, rt), stype = DLP_TYPE(k.s, st);
   const void *sbuf = DLP_BASE(k.s, sb);
-  int err = v ? DLP_STAGED(how, in, PMPI_Scatterv_c, PMPI_Iscatterv_c, PMPI_Scatterv_init_c,
-                           sbuf, k.s.counts, k.s.displs, stype, rbuf, rcount, rtype, root,
-                           comm)
-              : DLP_STAGED(how, in, PMPI_Scatter_c, PMPI_Iscatter_c, PMPI_Scatter_init_c,
-                           sbuf, DLP_ONE(k.s, sc), stype, rbuf, rcount, rtype, root, comm);
+  int err = v ? DLP_STAGED(how, in, PMPI_Scatterv, PMPI_Iscatterv, PMPI_Scatterv_init, sbuf,
+                           DLP_COUNTS(k.s), DLP_DISPLS(k.s), stype, rbuf, rcount, rtype,
+                           root, comm)
+              : DLP_STAGED(how, in, PMPI_Scatter, PMPI_Iscatter, PMPI_Scatter_init, sbuf,
+                           DLP_ONE(k.s, sc), stype, rbuf, rcount, rtype, root, comm);
   return dlp_coll_end(&k, err, in, how);
 pass:
   if (v)
-    return DLP_PASS(how, c, PMPI_Scatterv, PMPI_Scatterv_c, PMPI_Iscatterv,
-                    PMPI_Iscatterv_c, PMPI_Scatterv_init, PMPI_Scatterv_init_c, sb, scs,
-                    sds, st, rb, rc, rt, root, comm);
-  return DLP_PASS(how, c, PMPI_Scatter, PMPI_Scatter_c, PMPI_Iscatter, PMPI_Iscatter_c,
-                  PMPI_Scatter_init, PMPI_Scatter_init_c, sb, sc, st, rb, rc, rt, root,
-                  comm);
+    return DLP_PASS(how, c, PMPI_Scatterv, PMPI_Iscatterv, PMPI_Scatterv_init, sb, scs, sds,
+                    st, rb, rc, rt, root, comm);
+  return DLP_PASS(how, c, PMPI_Scatter, PMPI_Iscatter, PMPI_Scatter_init, sb, sc, st, rb,
+                  rc, rt, root, comm);
 }
 
 DLP_COLL_ENTRIES(MPI_Bcast, MPI_Ibcast, MPI_Bcast_init, bcast,
                  (void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm),
                  (void *buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm),
-                 (false, buf, count, dt, root, comm),
-                 (true, buf, count, dt, root, comm))
+                 (false, buf, count, dt, root, comm), (true, buf, count, dt, root, comm))
 
 DLP_COLL_ENTRIES(MPI_Gather, MPI_Igather, MPI_Gather_init, gather,
                  (const void *sb, int sc, MPI_Datatype st, void *rb, int rc,
-                 MPI_Datatype rt, int root, MPI_Comm comm),
+                  MPI_Datatype rt, int root, MPI_Comm comm),
                  (const void *sb, MPI_Count sc, MPI_Datatype st, void *rb, MPI_Count rc,
-                 MPI_Datatype rt, int root, MPI_Comm comm),
+                  MPI_Datatype rt, int root, MPI_Comm comm),
                  (false, false, sb, sc, st, rb, rc, NULL, NULL, rt, root, comm),
                  (true, false, sb, sc, st, rb, rc, NULL, NULL, rt, root, comm))
 

@@ -128,7 +128,7 @@ if [ -f "$pre" ]; then
     Alltoallw Neighbor_allgather Neighbor_allgatherv Neighbor_alltoall Neighbor_alltoallv \
     Neighbor_alltoallw; do
     i=$(echo "$f" | sed 's/^./\L&/')
-    c_only="$c_only MPI_$f MPI_I$i"
+    fortran="$fortran MPI_$f MPI_I$i"
   done
   completion="Wait Waitall Waitany Waitsome Test Testall Testany Testsome Start
     Startall Request_free Cancel Request_get_status"

@@ -8,7 +8,9 @@
 # test/fortran/f_p2p.f90 in the default and the pipeline mode (its
 # derived-type sends, receives and packs, and its long messages as
 # streams), test/fortran/f_rma.f90 (its one-sided operations of derived
-# types, on every window kind and synchronization). Built here with
+# types, on every window kind and synchronization), test/fortran/f_coll.f90
+# (its collectives of derived types, blocking and nonblocking, and the
+# gathers in place). Built here with
 # mpifort.openmpi (skipped without it); two processes are not run under
 # Valgrind.
 b=${top_builddir:-.}
@@ -22,7 +24,7 @@ OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 work=$(mktemp -d /tmp/dl-fortran-XXXXXX)
 trap 'rm -rf "$work"' EXIT
-for p in f_p2p f_rma; do
+for p in f_p2p f_rma f_coll; do
   mpifort.openmpi -O1 -J "$work" -o "$work/$p" "$s/test/fortran/$p.f90" ||
     { echo "FAILED: mpifort.openmpi could not build $p.f90" >&2; exit 1; }
 done
@@ -79,3 +81,9 @@ prog=$work/f_rma
 run plain
 run default $pre
 served rma 72
+# a collective counts at a rank where a side there is derived: 34 at
+# rank 0 (the root) and 26 at rank 1 on Open MPI 4.1.4; at least 52
+prog=$work/f_coll
+run plain
+run default $pre
+served coll 52

@@ -1,7 +1,8 @@
 /* What the host's Fortran entry points of the interposer share (Open
  * MPI's build: fortran.c, the point-to-point and MPI_Pack calls; rma.c,
- * the one-sided ones): the host's sentinels, statuses, the four
- * spellings of a name, character arguments and handles. */
+ * the one-sided ones; coll.c, the collectives): the host's sentinels,
+ * statuses, the four spellings of a name, character arguments and
+ * handles. */
 #ifndef DLP_FORTRAN_H
 #define DLP_FORTRAN_H
 
@@ -9,11 +10,17 @@
 #include "../p2p/p2p.h"
 
 /* the host's Fortran sentinels (Open MPI: common blocks of libmpi) */
-extern int mpi_fortran_bottom_, mpi_fortran_status_ignore_;
+extern int mpi_fortran_bottom_, mpi_fortran_status_ignore_, mpi_fortran_in_place_;
 
 static inline void *fbuf(void *b)
 {
   return b == (void *)&mpi_fortran_bottom_ ? MPI_BOTTOM : b;
+}
+
+/* a buffer that may also be MPI_IN_PLACE (the collectives') */
+static inline void *fbuf_in_place(void *b)
+{
+  return b == (void *)&mpi_fortran_in_place_ ? MPI_IN_PLACE : fbuf(b);
 }
 
 static inline bool fignore(const MPI_Fint *st)

@@ -39,7 +39,7 @@ typedef struct opts {
    on a duplicate), each one-shot and in 64 KiB segment chunks */
 enum { E_MANUAL, E_DL, E_CHUNKED, E_JIT, E_JIT_CHUNKED, E_MPICH, E_MEMCPY, NENG };
 static const char *const eng_names[NENG] = {"manual", "dataloop", "dl-64K", "dl-jit",
-                                            "jit-64K", "MPICH", "memcpy"};
+                                            "jit-64K", BENCH_HOST, "memcpy"};
 
 typedef struct stat3 {
   double med, lo, hi;    /* MB/s */
@@ -211,7 +211,7 @@ static void print_header(const opts *o)
   (void)o;
   printf("\n%-24s %7s %8s | %7s %7s %5s %7s %7s %7s %7s %7s | %6s %6s %6s %6s %6s %6s | %7s %7s %6s\n",
          "test", "size MB", "ext MB", "manual", "dataloop", "+-%", "dl-64K", "dl-jit",
-         "jit-64K", "MPICH", "memcpy", "dl/man", "dl/mpi", "64K/dl", "dl/mem", "jit/mn",
+         "jit-64K", BENCH_HOST, "memcpy", "dl/man", "dl/mpi", "64K/dl", "dl/mem", "jit/mn",
          "j64/jt", "type us", "MPI us", "jit ms");
   printf("%-24s %7s %8s | %64s | %41s | %s\n", "", "", "",
          "MB/s, median of batches (+-%: dataloop's spread)", "ratios",
@@ -691,7 +691,7 @@ static void usage(FILE *to, int code)
   fprintf(to,
     "usage: dataloop-bench [--quick | --full] [--unpack] [--filter NAME] [--out DIR]\n"
     "Packs the synthetic and application tests with hand-written loops,\n"
-    "dataloop (interpreted and compiled, whole and in 64 KiB chunks) and MPICH,\n"
+    "dataloop (interpreted and compiled, whole and in 64 KiB chunks) and " BENCH_HOST ",\n"
     "checks that all produce the same bytes, and times them.\n"
     "  --quick        short batches (9 of >= 10 ms per engine); the default\n"
     "  --full         long batches (21 of >= 40 ms), unpacking too\n"
@@ -770,8 +770,8 @@ int main(int argc, char **argv)
   bench_small_types(&d1, &m1, &d2, &m2);
   double lat[4] = {latency_ns(d1, m1, false, &o), latency_ns(d1, m1, true, &o),
                    latency_ns(d2, m2, false, &o), latency_ns(d2, m2, true, &o)};
-  printf("per-call latency, count 1: 64-byte struct %.1f ns (MPICH %.1f ns), "
-         "3-double vector %.1f ns (MPICH %.1f ns)\n", lat[0], lat[1], lat[2], lat[3]);
+  printf("per-call latency, count 1: 64-byte struct %.1f ns (" BENCH_HOST " %.1f ns), "
+         "3-double vector %.1f ns (" BENCH_HOST " %.1f ns)\n", lat[0], lat[1], lat[2], lat[3]);
   dl_type_free(&d1);
   dl_type_free(&d2);
   MPI_Type_free(&m1);

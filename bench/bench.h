@@ -1,5 +1,6 @@
 /* The benchmark: every test packs (and unpacks) the same data three ways in
- * one process -- a hand-written loop, dataloop, MPICH's MPI_Pack -- checks
+ * one process -- a hand-written loop, dataloop, the MPI's own MPI_Pack
+ * (MPICH's, or Open MPI's in the Open MPI build) -- checks
  * that all three produce the same bytes, then times them. */
 #ifndef BENCH_H
 #define BENCH_H
@@ -9,6 +10,14 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "dataloop.h"
+
+/* the MPI the benchmark is built against, as its columns name it (each
+   MPI gets its own build: dataloop-bench, dataloop-bench-openmpi) */
+#ifdef OPEN_MPI
+#define BENCH_HOST "Open MPI"
+#else
+#define BENCH_HOST "MPICH"
+#endif
 
 /* parameters a test's manual loops read */
 typedef struct bparams {

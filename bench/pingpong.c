@@ -52,7 +52,7 @@
 
 enum { V_CONTIG, V_MPICH, V_PMPICH, V_MANUAL, V_DL, V_PDL, V_PACK, V_BLOCKS, V_DLMPICH,
        V_PIPE, V_PAUTO, NVAR };
-static const char *const var_names[NVAR] = {"contig", "MPICH", "MPICH-pers", "manual",
+static const char *const var_names[NVAR] = {"contig", BENCH_HOST, BENCH_HOST "-pers", "manual",
                                             "dataloop", "dl-pers", "dl-pack",
                                             "dl-blocks", "dl-mpich", "dl-pipe",
                                             "pipe-auto"};
@@ -111,7 +111,7 @@ static bool blocks(btest *t, size_t block)
     dl_type_commit(t->dt);
   });
   BENCH_BUILD(t, build_mpi_us, {
-    MPI_Type_create_hvector_c(n, bl, 2 * bl, MPI_BYTE, &t->mt);
+    MPI_Type_create_hvector((int)n, (int)bl, (MPI_Aint)(2 * bl), MPI_BYTE, &t->mt);
     MPI_Type_commit(&t->mt);
   });
   return true;
@@ -300,7 +300,7 @@ static void per_call(const opts *o)
   bench_small_types(&d1, &m1, &d2, &m2);
   double s_mpich, v_mpich, s = pack_ns(m1, o, &s_mpich), v = pack_ns(m2, o, &v_mpich);
   printf("MPI_Pack per call, count 1, through the interposer: 64-byte struct %.1f ns "
-         "(MPICH's own %.1f ns, %.2fx), 3-double vector %.1f ns (%.1f ns, %.2fx)\n",
+         "(" BENCH_HOST "'s own %.1f ns, %.2fx), 3-double vector %.1f ns (%.1f ns, %.2fx)\n",
          s, s_mpich, s / s_mpich, v, v_mpich, v / v_mpich);
   dl_type_free(&d1);
   dl_type_free(&d2);
@@ -357,7 +357,7 @@ static void type_per_call(const opts *o)
   double seen = typed_us(o, false, &seen_mpich), fresh = typed_us(o, true, &fresh_mpich);
   if (rank == 0)
     printf("a type per message (made, committed, sent or received, freed), us per round "
-           "trip: 15 structures in turn %.2f (MPICH's own %.2f, %.2fx), a new structure "
+           "trip: 15 structures in turn %.2f (" BENCH_HOST "'s own %.2f, %.2fx), a new structure "
            "each %.2f (%.2f, %.2fx)\n",
            seen, seen_mpich, seen / seen_mpich, fresh, fresh_mpich, fresh / fresh_mpich);
 }
@@ -537,8 +537,8 @@ static void usage(FILE *to, int code)
     "usage: mpiexec -n 2 dataloop-pingpong [--quick | --full] [--filter NAME] "
     "[--out DIR]\n"
     "Round trips of derived datatypes between two ranks: a contiguous message,\n"
-    "MPICH, hand-written packing and the interposer (automatic and each route\n"
-    "forced, default and pipeline mode), MPICH's and the interposer's persistent\n"
+    BENCH_HOST ", hand-written packing and the interposer (automatic and each route\n"
+    "forced, default and pipeline mode), " BENCH_HOST "'s and the interposer's persistent\n"
     "requests, after checking what each delivers.\n"
     "  --quick        5 rounds of a batch of >= 30 ms per variant; the default\n"
     "  --full         21 rounds of >= 50 ms\n"

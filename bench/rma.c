@@ -49,7 +49,7 @@
 
 enum { V_MANUAL, V_MPICH, V_PACK, V_BLOCKS, V_PIPE, V_DLMPICH, V_LAND, V_MAP, V_AUTO,
        NVAR };
-static const char *const var_names[NVAR] = {"manual",   "MPICH",   "dl-pack",
+static const char *const var_names[NVAR] = {"manual",   BENCH_HOST,   "dl-pack",
                                             "dl-blocks", "dl-pipe", "dl-mpich",
                                             "dl-land",  "dl-map",  "auto"};
 static const int forced[NVAR] = {[V_MANUAL] = -1,         [V_MPICH] = -1,
@@ -600,7 +600,7 @@ static void report(const ctx *c, const double *us, int batches, const char *rout
       fprintf(files[0], "%.2f", model);
     fprintf(files[0], "\n");
   }
-  printf("%-31s %7s  %-5s  auto (%s): %.2f of %s (best forced), %.2f of MPICH, "
+  printf("%-31s %7s  %-5s  auto (%s): %.2f of %s (best forced), %.2f of " BENCH_HOST ", "
          "%.2f of manual, round by round (medians: %.2f, %.2f, %.2f)\n", "", "", "",
          route, by_round[0], var_names[best], by_round[1], by_round[2], by_median[0],
          by_median[1], by_median[2]);
@@ -682,7 +682,7 @@ static void usage(FILE *to, int code)
     "[--out DIR]\n"
     "One-sided puts (and gets) of derived datatypes from rank 0 into rank 1's\n"
     "window, under fence and under lock_all/flush: hand-written packing with a\n"
-    "contiguous put, MPICH's derived-type put, and the interposer's (each route\n"
+    "contiguous put, " BENCH_HOST "'s derived-type put, and the interposer's (each route\n"
     "forced, and its automatic choice), after checking what each delivers.\n"
     "  --quick        5 rounds of a batch of >= 10 ms per variant; the default\n"
     "  --full         11 rounds of >= 50 ms\n"

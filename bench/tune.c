@@ -229,7 +229,11 @@ static void make_blocks(btest *t, size_t m, size_t b)
   dl_count n = (dl_count)(m / b), bl = (dl_count)b;
   dl_type_hvector(n, bl, 2 * bl, dl_builtin(DL_BYTE), &t->dt);
   dl_type_commit(t->dt);
+#if MPI_VERSION >= 4
   MPI_Type_create_hvector_c(n, bl, 2 * bl, MPI_BYTE, &t->mt);
+#else   /* (a host of MPI 3.1: the counts here fit an int) */
+  MPI_Type_create_hvector((int)n, (int)bl, (MPI_Aint)(2 * bl), MPI_BYTE, &t->mt);
+#endif
   MPI_Type_commit(&t->mt);
   dl_pack_size(1, t->dt, &t->packed);
 }
@@ -274,7 +278,11 @@ static void make_fanout(btest *t, size_t m, size_t b, size_t f)
   dl_type_free(&v);
   dl_type_commit(t->dt);
   MPI_Datatype mv;
+#if MPI_VERSION >= 4
   MPI_Type_create_hvector_c((MPI_Count)f, bl, (MPI_Count)(2 * b), MPI_DOUBLE, &mv);
+#else
+  MPI_Type_create_hvector((int)f, (int)bl, (MPI_Aint)(2 * b), MPI_DOUBLE, &mv);
+#endif
   MPI_Type_create_resized(mv, 0, (MPI_Aint)(2 * b * f), &t->mt);
   MPI_Type_free(&mv);
   MPI_Type_commit(&t->mt);

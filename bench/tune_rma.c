@@ -118,7 +118,11 @@ static double time_epochs(const rig *g, bool get, size_t m, size_t b, MPI_Dataty
 static MPI_Datatype blocks_of(size_t k, size_t b)
 {
   MPI_Datatype t;
+#if MPI_VERSION >= 4
   PMPI_Type_create_hvector_c((MPI_Count)k, (MPI_Count)b, (MPI_Aint)(2 * b), MPI_BYTE, &t);
+#else   /* (a host of MPI 3.1: the counts here fit an int) */
+  PMPI_Type_create_hvector((int)k, (int)b, (MPI_Aint)(2 * b), MPI_BYTE, &t);
+#endif
   PMPI_Type_commit(&t);
   return t;
 }

@@ -1,8 +1,8 @@
 /* Open MPI 4.1 (Debian 12's Open MPI): which of the deviations the
- * interposer works around it has. MPI_Pack and its kin, point-to-point
- * and one-sided calls are served on Open MPI so far (doc/mpi.md, "Open MPI"); a deviation not
- * yet tried there is kept as if it had it (each workaround is correct on
- * a correct MPI). */
+ * interposer works around it has. MPI_Pack and its kin, point-to-point,
+ * one-sided calls and collectives are served on Open MPI (doc/mpi.md,
+ * "Open MPI"); a deviation not yet tried there is kept as if it had it
+ * (each workaround is correct on a correct MPI). */
 #include "host.h"
 
 #define NOT_TRIED "not tried on Open MPI yet: the workaround is kept"

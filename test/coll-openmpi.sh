@@ -21,11 +21,14 @@ export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 seed=${DL_TEST_SEED:-$(date +%s)}
 launch="$MPIEXEC_OMPI --oversubscribe --mca mpi_yield_when_idle 1"
 pre="LD_PRELOAD=$lib DL_EXPECT_PRELOAD=1"
+# DL_TEST_SMOKE=1: the first two runs only (test/smoke.sh)
+. "${srcdir:-.}/test/smoke.sh"
 # the variables of the run, each rank's through env
 run() {
   echo "== $*"
   timeout 600 env -u LD_PRELOAD $launch -n 2 env DL_TEST_SEED="$seed" "$@" "$prog" \
     </dev/null || { echo "FAILED (DL_TEST_SEED=$seed): $*" >&2; exit 1; }
+  smoke
 }
 run DL_EXPECT_PRELOAD=0
 run $pre

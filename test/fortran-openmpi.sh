@@ -29,6 +29,9 @@ for p in f_p2p f_rma f_coll; do
     { echo "FAILED: mpifort.openmpi could not build $p.f90" >&2; exit 1; }
 done
 prog=$work/f_p2p
+# DL_TEST_SMOKE=1: f_p2p plainly and preloaded only (test/smoke.sh)
+smoke_runs=1
+. "$s/test/smoke.sh"
 
 # run MODE [mpiexec options]: passes if the program says so
 run() {
@@ -71,6 +74,7 @@ served send 11
 served recv 14
 served pack 4
 served unpack 4
+smoke
 run pipeline $pre -x DL_PIPELINE=1
 served send 11
 served recv 14

@@ -18,15 +18,8 @@ lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload.so
 [ -n "$MPIEXEC" ] || { echo "no mpiexec found by configure" >&2; exit 77; }
 [ -f "$lib" ] || { echo "no $lib (configured with --disable-shared?)" >&2; exit 77; }
 prog=$(cd "$b" && pwd)/test/test_p2p
-# DL_TEST_SMOKE=1 (the release tarball's check in tools/run test): the
-# first two runs only, plainly and preloaded, which prove the tarball holds
-# what this script needs; make check in the tree runs them all
-smoke_left=2
-smoke() {
-  [ "${DL_TEST_SMOKE:-}" = 1 ] || return 0
-  smoke_left=$((smoke_left - 1))
-  [ $smoke_left -gt 0 ] || { echo "DL_TEST_SMOKE=1: the first runs only"; exit 0; }
-}
+# DL_TEST_SMOKE=1: the first two runs only (test/smoke.sh)
+. "${srcdir:-.}/test/smoke.sh"
 run() {
   echo "== $*"
   timeout 300 "$MPIEXEC" -n 2 "$@" "$prog" || { echo "FAILED: $*" >&2; exit 1; }

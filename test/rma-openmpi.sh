@@ -33,10 +33,13 @@ export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 launch="$MPIEXEC_OMPI --oversubscribe --mca mpi_yield_when_idle 1"
 # the variables of a run go through env in the program's own command, as
 # semantics.sh does, so that each context of an MPMD line has its own
+# DL_TEST_SMOKE=1: the first two runs only (test/smoke.sh)
+. "${srcdir:-.}/test/smoke.sh"
 run2() { # the variables of the run
   echo "== -n 2 $*"
   timeout 300 env -u LD_PRELOAD $launch -n 2 env "$@" "$prog" </dev/null ||
     { echo "FAILED: -n 2 $*" >&2; exit 1; }
+  smoke
 }
 pre="DL_EXPECT_PRELOAD=1 LD_PRELOAD=$lib"
 run2 DL_EXPECT_PRELOAD=0

@@ -53,15 +53,8 @@ run2() {
   echo "== -n 2 $*"
   timeout 300 "$MPIEXEC" -n 2 "$@" "$prog" || { echo "FAILED: -n 2 $*" >&2; exit 1; }
 }
-# DL_TEST_SMOKE=1 (the release tarball's check in tools/run test): the
-# first two runs only, plainly and preloaded, which prove the tarball holds
-# what this script needs; make check in the tree runs them all
-smoke_left=2
-smoke() {
-  [ "${DL_TEST_SMOKE:-}" = 1 ] || return 0
-  smoke_left=$((smoke_left - 1))
-  [ $smoke_left -gt 0 ] || { echo "DL_TEST_SMOKE=1: the first runs only"; exit 0; }
-}
+# DL_TEST_SMOKE=1: the first two runs only (test/smoke.sh)
+. "${srcdir:-.}/test/smoke.sh"
 run() {
   run2 "$@"
   echo "== -n 3 $*"

@@ -29,9 +29,7 @@ _Static_assert(sizeof(MPI_Fint) == sizeof(int), "INTEGER arrays read as int arra
   void il##_(DLP_UNPAREN PARAMS, MPI_Fint *comm, MPI_Fint *req, MPI_Fint *ierr)         \
   {                                                                                     \
     MPI_Request r;                                                                      \
-    *ierr = icall(DLP_UNPAREN ARGS, C(comm), &r);                                       \
-    if (*ierr == MPI_SUCCESS)                                                           \
-      *req = PMPI_Request_c2f(r);                                                       \
+    *ierr = req_out(icall(DLP_UNPAREN ARGS, C(comm), &r), &r, req);                     \
   }                                                                                     \
   SPELLINGS(il, IU)
 
@@ -145,8 +143,8 @@ static int w_form(bool nb, void *sb, MPI_Fint *scs, void *sds, MPI_Fint *sts, vo
   else
     rc = req ? MPI_Ialltoallw(s, I(scs), I(sds), st, B(rb), I(rcs), I(rds), rt, c, &r)
              : MPI_Alltoallw(s, I(scs), I(sds), st, B(rb), I(rcs), I(rds), rt, c);
-  if (rc == MPI_SUCCESS && req)
-    *req = PMPI_Request_c2f(r);
+  if (req)
+    rc = req_out(rc, &r, req);
   free(st);
   free(rt);
   return rc;

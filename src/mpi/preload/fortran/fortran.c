@@ -36,9 +36,7 @@ BLOCKING_SEND(mpi_rsend, MPI_RSEND, MPI_Rsend);
             MPI_Fint *comm, MPI_Fint *req, MPI_Fint *ierr)                             \
   {                                                                                    \
     MPI_Request r;                                                                     \
-    *ierr = call(fbuf(buf), *count, T(dt), *peer, *tag, C(comm), &r);                  \
-    if (*ierr == MPI_SUCCESS)                                                          \
-      *req = PMPI_Request_c2f(r);                                                      \
+    *ierr = req_out(call(fbuf(buf), *count, T(dt), *peer, *tag, C(comm), &r), &r, req); \
   }                                                                                    \
   SPELLINGS(l, U)
 REQUEST_CALL(mpi_isend, MPI_ISEND, MPI_Isend);
@@ -183,11 +181,9 @@ void mpi_imrecv_(void *buf, MPI_Fint *count, MPI_Fint *dt, MPI_Fint *message,
 {
   MPI_Message m = dlp_message_f2c(*message);
   MPI_Request r;
-  *ierr = MPI_Imrecv(fbuf(buf), *count, T(dt), &m, &r);
-  if (*ierr == MPI_SUCCESS) {
+  *ierr = req_out(MPI_Imrecv(fbuf(buf), *count, T(dt), &m, &r), &r, req);
+  if (*ierr == MPI_SUCCESS)
     *message = PMPI_Message_c2f(m);
-    *req = PMPI_Request_c2f(r);
-  }
 }
 SPELLINGS(mpi_imrecv, MPI_IMRECV);
 

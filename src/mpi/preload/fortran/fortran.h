@@ -36,6 +36,16 @@ static inline bool fignore(const MPI_Fint *st)
       PMPI_Status_c2f(c, f);            \
   } while (0)
 
+/* a nonblocking call's result for Fortran: its error code, and the new
+ * request's handle where it succeeded (read through its address, after
+ * the call has set it) */
+static inline MPI_Fint req_out(int rc, const MPI_Request *r, MPI_Fint *req)
+{
+  if (rc == MPI_SUCCESS)
+    *req = PMPI_Request_c2f(*r);
+  return rc;
+}
+
 /* the other spellings of a defined name */
 #define SPELLINGS(l, U)                                      \
   __typeof__(l##_) l##__ __attribute__((alias(#l "_")));     \

@@ -35,9 +35,8 @@ TO_TARGET(mpi_get, MPI_GET, MPI_Get);
             MPI_Fint *tc, MPI_Fint *tt, MPI_Fint *win, MPI_Fint *req, MPI_Fint *ierr)   \
   {                                                                                     \
     MPI_Request r;                                                                      \
-    *ierr = call(fbuf(o), *oc, T(ot), *rank, *disp, *tc, T(tt), W(win), &r);            \
-    if (*ierr == MPI_SUCCESS)                                                           \
-      *req = PMPI_Request_c2f(r);                                                       \
+    *ierr = req_out(call(fbuf(o), *oc, T(ot), *rank, *disp, *tc, T(tt), W(win), &r),    \
+                    &r, req);                                                           \
   }                                                                                     \
   SPELLINGS(l, U)
 TO_TARGET_REQ(mpi_rput, MPI_RPUT, MPI_Rput);
@@ -60,9 +59,9 @@ void mpi_raccumulate_(void *o, MPI_Fint *oc, MPI_Fint *ot, MPI_Fint *rank, MPI_A
                       MPI_Fint *req, MPI_Fint *ierr)
 {
   MPI_Request r;
-  *ierr = MPI_Raccumulate(fbuf(o), *oc, T(ot), *rank, *disp, *tc, T(tt), O(op), W(win), &r);
-  if (*ierr == MPI_SUCCESS)
-    *req = PMPI_Request_c2f(r);
+  *ierr = req_out(
+      MPI_Raccumulate(fbuf(o), *oc, T(ot), *rank, *disp, *tc, T(tt), O(op), W(win), &r), &r,
+      req);
 }
 SPELLINGS(mpi_raccumulate, MPI_RACCUMULATE);
 
@@ -88,10 +87,9 @@ void mpi_rget_accumulate_(void *o, MPI_Fint *oc, MPI_Fint *ot, void *res, MPI_Fi
                           MPI_Fint *ierr)
 {
   MPI_Request r;
-  *ierr = MPI_Rget_accumulate(fbuf(o), *oc, T(ot), fbuf(res), *rc, T(rt), *rank, *disp, *tc,
-                              T(tt), O(op), W(win), &r);
-  if (*ierr == MPI_SUCCESS)
-    *req = PMPI_Request_c2f(r);
+  *ierr = req_out(MPI_Rget_accumulate(fbuf(o), *oc, T(ot), fbuf(res), *rc, T(rt), *rank, *disp,
+                                      *tc, T(tt), O(op), W(win), &r),
+                  &r, req);
 }
 SPELLINGS(mpi_rget_accumulate, MPI_RGET_ACCUMULATE);
 

@@ -183,13 +183,16 @@ for t in $testers; do
   esac
 done
 
-# the host's launcher and how it passes a variable to the ranks
+# the host's launcher and how it passes a variable to the ranks: added to
+# margs, the options of the next run (words of their own, so a value may
+# hold blanks)
+margs=()
 if [ "$host" = mpich ]; then
   mpiexec=(mpiexec.mpich)
-  env_opt() { printf '%s\n' "-genv $1 $2"; }
+  env_opt() { margs+=(-genv "$1" "$2"); }
 else
   mpiexec=(mpiexec.openmpi --oversubscribe --mca mpi_yield_when_idle 1)
-  env_opt() { printf '%s\n' "-x $1=$2"; }
+  env_opt() { margs+=(-x "$1=$2"); }
   if [ "$(id -u)" = 0 ]; then
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   fi
@@ -441,8 +444,8 @@ run_mpi() { # dir seconds mpiexec-args...
   [ -e "$d/TIMEOUT" ] && run_timed_out=1
 }
 
-mode_args() { # mode: mpiexec options
-  echo "-n 4"
+mode_args() { # mode: margs anew, the mode's mpiexec options
+  margs=(-n 4)
   env_opt GFORTRAN_UNBUFFERED_PRECONNECTED y
   # Hydra passes the whole environment, Open MPI's launcher what -x names
   if [ "$host" = openmpi ] && [ "$1" != plain ]; then
@@ -522,8 +525,9 @@ check_preload() { # mode
   rm -rf "$d"
   mkdir -p "$d"
   prepare_inputs check "$d" || return 1
-  # shellcheck disable=SC2046
-  run_mpi "$d" 120 $(mode_args "$m") $(env_opt DL_STATS_FILE "$d/stats") "$tests_dir/xCbtest"
+  mode_args "$m"
+  env_opt DL_STATS_FILE "$d/stats"
+  run_mpi "$d" 120 "${margs[@]}" "$tests_dir/xCbtest"
   ranks=$(grep -c '^dataloop-preload ' "$d/stats" 2>/dev/null)
   streams=$(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^via_pipeline=/) { split($i, kv, "="); n += kv[2] } }
                  END { print n + 0 }' "$d/stats" 2>/dev/null)
@@ -653,9 +657,10 @@ for m in $modes; do
       # a run may be slower preloaded, but not without bound
       secs=$(awk -v p="${plain_wall[$t]}" -v c="$timeout_s" 'BEGIN { s = int(3 * p + 60); print (s < c ? s : c) }')
     fi
-    # shellcheck disable=SC2046
-    run_mpi "$d" "$secs" $(mode_args "$m") $(env_opt DL_TRACE 0) $(env_opt DL_STATS_FILE "$d/stats") \
-      "$tests_dir/$(tester_bin "$t")"
+    mode_args "$m"
+    env_opt DL_TRACE 0
+    env_opt DL_STATS_FILE "$d/stats"
+    run_mpi "$d" "$secs" "${margs[@]}" "$tests_dir/$(tester_bin "$t")"
     [ "$m" = plain ] && plain_wall[$t]=$run_wall
     read -r p f k fin groups <<<"$(parse "$t" "$d/stdout")"
     [ "$run_timed_out" = 1 ] && fin=0
@@ -673,8 +678,8 @@ for m in $modes; do
       rm -rf "$d"
       mkdir -p "$d"
       prepare_inputs "$t" "$d" || { say "[plain] $t: FAIL: cannot prepare the input files"; status=1; continue; }
-      # shellcheck disable=SC2046
-      run_mpi "$d" "$timeout_s" $(mode_args plain) "$tests_dir/$(tester_bin "$t")"
+      mode_args plain
+      run_mpi "$d" "$timeout_s" "${margs[@]}" "$tests_dir/$(tester_bin "$t")"
       read -r p f k fin groups <<<"$(parse "$t" "$d/stdout")"
       [ "$run_timed_out" = 1 ] && fin=0
       say "[plain] $t again: $p passed, $f failed, $k skipped, ${run_wall}s, exit $run_rc"

@@ -10,7 +10,10 @@
 # streams), test/fortran/f_rma.f90 (its one-sided operations of derived
 # types, on every window kind and synchronization), test/fortran/f_coll.f90
 # (its collectives of derived types, blocking and nonblocking, and the
-# gathers in place). Built here with
+# gathers in place). f_p2p's ten calls of bad arguments (counts, types,
+# ranks, tags, short buffers, an unknown representation) print their
+# error classes and positions: preloaded, the lines must be the plain
+# run's (Open MPI judges them). Built here with
 # mpifort.openmpi (skipped without it); two processes are not run under
 # Valgrind.
 b=${top_builddir:-.}
@@ -62,6 +65,14 @@ served() {
 }
 
 run plain
+# the bad calls' lines, as Open MPI answers them (one per bad call on rank 0)
+grep '^f_p2p: bad ' "$work/out" >"$work/bad.plain"
+[ "$(wc -l <"$work/bad.plain")" -eq 10 ] ||
+  { echo "FAILED: plain: $(wc -l <"$work/bad.plain") bad calls reported, 10 expected" >&2; exit 1; }
+same_bad() {
+  grep '^f_p2p: bad ' "$work/out" | diff "$work/bad.plain" - ||
+    { echo "FAILED: $m: bad calls answered otherwise than plainly" >&2; exit 1; }
+}
 # the derived-type messages: rank 0 sends 4, 2 persistent starts, a
 # sendrecv, one from MPI_BOTTOM and 2 long ones, rank 1 a sendrecv (a
 # sendrecv_replace counts as a receive); rank 1 receives as many, plus
@@ -70,12 +81,14 @@ run plain
 # messages stream in pipeline mode
 pre="-x LD_PRELOAD=$lib -x DL_STATS_FILE=$work/stats"
 run default $pre -x DL_PIPELINE=0
+same_bad
 served send 11
 served recv 14
 served pack 4
 served unpack 4
 smoke
 run pipeline $pre -x DL_PIPELINE=1
+same_bad
 served send 11
 served recv 14
 served via_pipeline 2

@@ -546,14 +546,17 @@ START_TEST(external_standard)
   ck_assert_int_eq(pos, 8);
   ck_assert(memcmp(out, preloaded ? "\x3f\x80\0\0\x40\0\0\0"
                                   : "\x40\0\0\0\x3f\x80\0\0", 8) == 0);
-  /* a representation that does not exist: MPICH packs anyway */
+  /* a representation that does not exist: MPICH's to judge (it packs
+     anyway, as external32), preloaded or not */
   int v = 0x01020304;
   pos = 0;
   int rc = MPI_Pack_external("native", &v, 1, MPI_INT, out, 64, &pos);
-  ck_assert_int_eq(cls(rc), preloaded ? MPI_ERR_ARG : MPI_SUCCESS);
+  ck_assert_int_eq(cls(rc), MPI_SUCCESS);
+  ck_assert(pos == 4 && memcmp(out, "\x01\x02\x03\x04", 4) == 0);
   MPI_Aint size;
   rc = MPI_Pack_external_size("big-endian", 1, MPI_INT, &size);
-  ck_assert_int_eq(cls(rc), preloaded ? MPI_ERR_ARG : MPI_SUCCESS);
+  ck_assert_int_eq(cls(rc), MPI_SUCCESS);
+  ck_assert_int_eq(size, 4);
   if (preloaded) {
     /* MPICH aborts on these, and writes past a buffer one byte short */
     struct { float f; int i; } fi = {1.0f, 7};
@@ -595,38 +598,24 @@ static void error_string(int code, char *s)
 START_TEST(error_strings)
 {
   if (!preloaded)
-    return;           /* MPICH packs "native" and crashes on MPI_BOTTOM */
+    return;           /* MPICH crashes on MPI_BOTTOM */
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   char s[MPI_MAX_ERROR_STRING];
   unsigned char out[64];
   memset(out, 0x55, sizeof(out));
-  int v = 7;
-  MPI_Aint pos = 0;
-  int rc = MPI_Pack_external("native", &v, 1, MPI_INT, out, 64, &pos);
-  ck_assert_int_eq(cls(rc), MPI_ERR_ARG);
-  error_string(rc, s);
-  ck_assert_msg(strstr(s, "MPI_Pack_external:") && strstr(s, "\"native\"") &&
-                strstr(s, "external32"), "error string: %s", s);
-  ck_assert(pos == 0 && out[0] == 0x55);
-  /* the same error again: the same code, not a new one each time */
-  int rc2 = MPI_Pack_external("native", &v, 1, MPI_INT, out, 64, &pos);
-  ck_assert_int_eq(rc2, rc);
-  MPI_Aint size;
-  rc = MPI_Pack_external_size("big-endian", 1, MPI_INT, &size);
-  ck_assert_int_eq(cls(rc), MPI_ERR_ARG);
-  error_string(rc, s);
-  ck_assert_msg(strstr(s, "MPI_Pack_external_size:") && strstr(s, "\"big-endian\""),
-                "error string: %s", s);
   /* MPI_BOTTOM with a type whose data lies at relative addresses */
   int p = 0;
-  rc = MPI_Pack(MPI_BOTTOM, 2, MPI_INT, out, 64, &p, MPI_COMM_WORLD);
+  int rc = MPI_Pack(MPI_BOTTOM, 2, MPI_INT, out, 64, &p, MPI_COMM_WORLD);
   ck_assert_int_eq(cls(rc), MPI_ERR_BUFFER);
   ck_assert(p == 0 && out[0] == 0x55);
   error_string(rc, s);
   ck_assert_msg(strstr(s, "MPI_Pack:") && strstr(s, "NULL buffer"),
                 "error string: %s", s);
-  pos = 0;
+  /* the same error again: the same code, not a new one each time */
+  int rc2 = MPI_Pack(MPI_BOTTOM, 2, MPI_INT, out, 64, &p, MPI_COMM_WORLD);
+  ck_assert_int_eq(rc2, rc);
+  MPI_Aint pos = 0;
   rc = MPI_Unpack_external("external32", out, 8, &pos, MPI_BOTTOM, 2, MPI_INT);
   ck_assert_int_eq(cls(rc), MPI_ERR_BUFFER);
   error_string(rc, s);

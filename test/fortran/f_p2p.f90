@@ -13,7 +13,7 @@ program f_p2p
   double precision, allocatable :: ba(:), bb(:)
   character, allocatable :: packed(:)
   integer(kind=MPI_ADDRESS_KIND) :: xsize, xpos, addr
-  integer :: abst
+  integer :: abst, ut, psize2
 
   errs = 0
   call mpi_init(ierr)
@@ -176,6 +176,41 @@ program f_p2p
   call mpi_unpack_external('external32', packed, xsize, xpos, b, 1, vt, ierr)
   call check_vector(b, 61)
 
+  ! bad arguments: each call's error class (and position) is printed, and
+  ! test/fortran-openmpi.sh requires the same lines plainly and preloaded
+  ! (the host judges arguments first); rank 0 alone, nothing is sent
+  call mpi_comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+  if (rank == 0) then
+    call mpi_send(a, -1, vt, 1, 70, MPI_COMM_WORLD, ierr)
+    call bad('send of count -1', ierr, 0)
+    call mpi_type_vector(nb, bl, st, MPI_DOUBLE_PRECISION, ut, ierr)
+    call mpi_send(a, 1, ut, 1, 71, MPI_COMM_WORLD, ierr)
+    call bad('send of an uncommitted type', ierr, 0)
+    call mpi_type_free(ut, ierr)
+    call mpi_isend(a, 1, vt, 7, 72, MPI_COMM_WORLD, req, ierr)
+    call bad('isend to rank 7 of 2', ierr, 0)
+    call mpi_recv(b, 1, vt, 1, -5, MPI_COMM_WORLD, status, ierr)
+    call bad('recv of tag -5', ierr, 0)
+    pos = 0
+    call mpi_pack(a, 1, vt, packed, 16, pos, MPI_COMM_WORLD, ierr)
+    call bad('pack into 16 bytes', ierr, pos)
+    pos = 0
+    call mpi_unpack(packed, 16, pos, b, 1, vt, MPI_COMM_WORLD, ierr)
+    call bad('unpack from 16 bytes', ierr, pos)
+    pos = 0
+    call mpi_pack(a, -2, vt, packed, psize, pos, MPI_COMM_WORLD, ierr)
+    call bad('pack of count -2', ierr, pos)
+    call mpi_pack_size(-3, vt, MPI_COMM_WORLD, psize2, ierr)
+    call bad('pack_size of count -3', ierr, 0)
+    xpos = 0
+    call mpi_pack_external('bogus', a, 1, vt, packed, xsize, xpos, ierr)
+    call bad('pack_external to "bogus"', ierr, int(xpos))
+    xpos = 0
+    call mpi_unpack_external('external32', packed, 8_MPI_ADDRESS_KIND, xpos, b, 1, vt, ierr)
+    call bad('unpack_external from 8 bytes', ierr, int(xpos))
+  end if
+  call mpi_comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, ierr)
+
   call mpi_type_free(vt, ierr)
   call mpi_type_free(bigt, ierr)
   call mpi_allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
@@ -190,6 +225,16 @@ program f_p2p
   if (errs /= 0) stop 1
 
 contains
+
+  ! a bad call's error class (0: it succeeded) and position, on a line
+  subroutine bad(what, code, p)
+    character(*), intent(in) :: what
+    integer, intent(in) :: code, p
+    integer :: c, e
+    c = 0
+    if (code /= MPI_SUCCESS) call mpi_error_class(code, c, e)
+    print '(3a,i0,a,i0)', 'f_p2p: bad ', what, ': class ', c, ', position ', p
+  end subroutine bad
 
   subroutine check(ok, what)
     logical, intent(in) :: ok

@@ -6,7 +6,8 @@
 #
 # Every macro that configure decides by a check is decided here by the same
 # kind of check (a header or type that compiles, a function that links, a
-# size that a program prints), with $MPICC (default mpicc.mpich). Macros that
+# size that a program prints), with $MPICC (default mpicc.mpich;
+# mpicc.openmpi for the same programs on Open MPI). Macros that
 # follow from configure's options take their defaults: not strict MPI,
 # spawn and RMA enabled, long double complex enabled, POSIX threads. Left
 # out: the GPU macros (no GPU support configured), the Fortran name-mangling
@@ -90,7 +91,7 @@ have_type() { # type macro
 
 # ---- mpitestconf.h
 hdr="/* mpitestconf.h: written by dataloop's test/mpich-suite/conf.sh for
-   $("$cc" --version 2>/dev/null | head -n 1) and the installed MPICH,
+   $("$cc" --version 2>/dev/null | head -n 1) and the installed MPI,
    in place of what MPICH's test/mpi/configure would write. */
 #ifndef MPITESTCONF_H_INCLUDED
 #define MPITESTCONF_H_INCLUDED"
@@ -134,9 +135,11 @@ compiles "#include <mpi.h>
 MPI_Datatype t = MPI_INTEGER16;" &&
   define HAVE_MPI_INTEGER16 1 "Define if MPI_INTEGER16 is available"
 # configure defines it when a Fortran compiler builds an mpif.h program:
-# MPICH's Fortran wrapper is installed and compiles one
+# the MPI's Fortran wrapper is installed and compiles one
 fc=""
-for f in mpifort.mpich mpif77.mpich; do
+fcs="mpifort.mpich mpif77.mpich"
+case $cc in *openmpi*) fcs="mpifort.openmpi mpif77.openmpi" ;; esac
+for f in $fcs; do
   command -v "$f" >/dev/null 2>&1 && { fc=$f; break; }
 done
 if [ -n "$fc" ]; then
@@ -180,9 +183,12 @@ define THREAD_PACKAGE_NAME THREAD_PACKAGE_POSIX "set to the name of the thread p
 define PACKAGE '"mpich-testsuite"' "Name of package"
 define PACKAGE_NAME '"mpich-testsuite"' "Define to the full name of this package."
 define PACKAGE_TARNAME '"mpich-testsuite"' "Define to the one symbol short name of this package."
+# the MPI's version: MPICH's, or Open MPI's three numbers
 v=$(printf '#include <mpi.h>\ndl_mpich_version MPICH_VERSION\n' |
   "$cc" -E -P -x c - 2>/dev/null | sed -n 's/^dl_mpich_version *"\(.*\)".*/\1/p')
-[ -n "$v" ] || die "cannot read MPICH_VERSION from mpi.h"
+[ -n "$v" ] || v=$(printf '#include <mpi.h>\ndl_ompi_version OMPI_MAJOR_VERSION OMPI_MINOR_VERSION OMPI_RELEASE_VERSION\n' |
+  "$cc" -E -P -x c - 2>/dev/null | sed -n 's/^dl_ompi_version *\([0-9]*\) *\([0-9]*\) *\([0-9]*\).*/\1.\2.\3/p')
+[ -n "$v" ] || die "cannot read MPICH_VERSION nor Open MPI's version from mpi.h"
 define PACKAGE_VERSION "\"$v\"" "Define to the version of this package."
 define VERSION "\"$v\"" "Version number of package"
 define PACKAGE_STRING "\"mpich-testsuite $v\"" "Define to the full name and version of this package."

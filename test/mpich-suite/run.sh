@@ -1,12 +1,15 @@
 #!/bin/bash
 # MPICH's own conformance tests of derived datatypes, plainly, under the
 # interposer and on another MPICH library (one built with dataloop as its
-# datatype engine: doc/mpich.md).
+# datatype engine: doc/mpich.md); or on Open MPI, plainly and under the
+# interposer built for it.
 #
-#   test/mpich-suite/run.sh [--preload .libs/libdataloop-mpi-preload.so]
+#   test/mpich-suite/run.sh [--host mpich|openmpi]
+#       [--preload .libs/libdataloop-mpi-preload.so]
 #       [--mpich-lib DIR] [--work DIR] [--modes plain,default,pipeline,lib]
 #       [--suites datatype,pt2pt,coll,rma,io] [--only REGEX]
-#       [--dtp-divisor N] [--dtp-coll-divisor N] [--dtp-rma-divisor N] [--list]
+#       [--dtp-divisor N] [--dtp-coll-divisor N] [--dtp-rma-divisor N]
+#       [--dtp-max-count N] [--dtp-types LIST] [--list]
 #       [--baseline FILE] [--record-baseline FILE] [--pipeline-all] [--coll-all]
 #       [--served FILE] [--record-served FILE] [--spin]
 #
@@ -27,6 +30,14 @@
 #
 # Without --modes: plain, then default and pipeline if --preload is given,
 # then lib if --mpich-lib is given.
+#
+# --host openmpi: the same programs built with mpicc.openmpi and run with
+# mpiexec.openmpi --oversubscribe (as root with OMPI_ALLOW_RUN_AS_ROOT),
+# each variable passed by -x, LIB being the interposer built for Open MPI
+# (libdataloop-mpi-preload-openmpi.so); idle ranks yield by Open MPI's own
+# setting (mpi_yield_when_idle 1), so test/ucx_yield.c is not preloaded;
+# no lib mode. Its files go to WORK/openmpi/ (the fetched source in
+# WORK/src is shared), and a baseline names Open MPI's version.
 #
 # --baseline FILE: the plain mode's verdicts (and times) are read from
 # FILE, a recorded plain run (--record-baseline), instead of being run:
@@ -52,8 +63,8 @@
 # (no pack, unpack, send, receive, one-sided or collective operation of a
 # derived type: the program moves predefined types only, through calls
 # the interposer hands to MPICH unchanged) are not run preloaded, default
-# or pipeline, and are reported as passing, "not run: its recorded
-# default run served nothing". A line not in FILE, or there with another
+# or pipeline, and are reported with their plain verdict, "not run: its
+# recorded default run served nothing". A line not in FILE, or there with another
 # command, runs. The interposer's pass-through of every call is the
 # semantics suite's (test/semantics.sh); record FILE again when the
 # interposer takes over more calls. --record-served FILE writes FILE from
@@ -124,7 +135,11 @@
 # --dtp-rma-divisor, at least 1; the count-1 lines of rma try 64 of their
 # 1024): most of an rma line's time is starting 4 ranks and their windows,
 # whatever the number of types, but the whole pools take several times as
-# long (doc/reliability.md). --dtp-divisor N does the same to pt2pt's. Lines MPICH marks xfail= are
+# long (doc/reliability.md). --dtp-divisor N does the same to pt2pt's.
+# --dtp-max-count N leaves out the DTPools lines of a count (pt2pt: send
+# count) above N, --dtp-types LIST those of a type not in LIST (of
+# configure's MPI_INT and MPI_INT:4+MPI_DOUBLE:8); the others keep
+# MPICH's seeds. Lines MPICH marks xfail= are
 # run and reported, not counted. Skipped and listed: lines needing more
 # memory than the machine has (mem=, as runtests).
 #
@@ -141,8 +156,10 @@
 #
 # Exit status: 0 only if every counted run that passes plainly passes in
 # every other mode (without the plain mode: every run passes), every
-# selected program built and some run passed plainly; 1 otherwise, and on
-# any failure to fetch, configure or build (never a skip). Lines that fail
+# selected program built (or the baseline records each line of it as not
+# building: Open MPI lacks calls that some need) and some run passed
+# plainly; 1 otherwise, and on any failure to fetch, configure or build
+# (never a skip). Lines that fail
 # plainly and pass in another mode are listed, not counted.
 #
 # Everything generated goes to WORK (default ./mpich-suite-work): src/ (the
@@ -155,6 +172,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 work=./mpich-suite-work
+host=mpich
 preload=""
 mpich_lib=""
 modes=""
@@ -164,6 +182,8 @@ list_only=0
 dtp_divisor=1
 dtp_coll_divisor=16
 dtp_rma_divisor=16
+dtp_max_count=""
+dtp_types="MPI_INT,MPI_INT:4+MPI_DOUBLE:8"
 baseline=""
 record_baseline=""
 served_file=""
@@ -177,8 +197,6 @@ default_time=180
 # minute, not three
 slack=60
 factor=10
-mpiexec=${MPIEXEC:-mpiexec.mpich}
-export MPICC=${MPICC:-mpicc.mpich}
 
 die() {
   echo "run.sh: error: $*" >&2
@@ -191,6 +209,8 @@ usage() {
 
 while [ $# -gt 0 ]; do
   case $1 in
+  --host) host=${2:?}; shift 2 ;;
+  --host=*) host=${1#*=}; shift ;;
   --preload) preload=${2:?}; shift 2 ;;
   --preload=*) preload=${1#*=}; shift ;;
   --mpich-lib) mpich_lib=${2:?}; shift 2 ;;
@@ -209,6 +229,10 @@ while [ $# -gt 0 ]; do
   --dtp-coll-divisor=*) dtp_coll_divisor=${1#*=}; shift ;;
   --dtp-rma-divisor) dtp_rma_divisor=${2:?}; shift 2 ;;
   --dtp-rma-divisor=*) dtp_rma_divisor=${1#*=}; shift ;;
+  --dtp-max-count) dtp_max_count=${2:?}; shift 2 ;;
+  --dtp-max-count=*) dtp_max_count=${1#*=}; shift ;;
+  --dtp-types) dtp_types=${2:?}; shift 2 ;;
+  --dtp-types=*) dtp_types=${1#*=}; shift ;;
   --list) list_only=1; shift ;;
   --baseline) baseline=${2:?}; shift 2 ;;
   --baseline=*) baseline=${1#*=}; shift ;;
@@ -226,8 +250,32 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+# the host's compiler and launcher, and how the launcher passes a variable
+# to the ranks
+case $host in
+mpich)
+  mpiexec=("${MPIEXEC:-mpiexec.mpich}")
+  export MPICC=${MPICC:-mpicc.mpich}
+  env_opt() { cmd+=(-genv "$1" "$2"); }
+  ;;
+openmpi)
+  mpiexec=("${MPIEXEC:-mpiexec.openmpi}" --oversubscribe --mca mpi_yield_when_idle 1)
+  export MPICC=${MPICC:-mpicc.openmpi}
+  env_opt() { cmd+=(-x "$1=$2"); }
+  if [ "$(id -u)" = 0 ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  fi
+  [ -z "$mpich_lib" ] || die "--mpich-lib is MPICH's (--host mpich)"
+  ;;
+*) die "unknown host '$host' (mpich, openmpi)" ;;
+esac
 for d in "$dtp_divisor" "$dtp_coll_divisor" "$dtp_rma_divisor"; do
   case $d in '' | *[!0-9]* | 0) die "a DTPools divisor must be a positive integer" ;; esac
+done
+case $dtp_max_count in *[!0-9]*) die "--dtp-max-count takes a count" ;; esac
+IFS=, read -r -a dtp_type_list <<<"$dtp_types"
+for d in "${dtp_type_list[@]}"; do
+  case $d in MPI_INT | MPI_INT:4+MPI_DOUBLE:8) ;; *) die "unknown DTPools type '$d' (MPI_INT, MPI_INT:4+MPI_DOUBLE:8)" ;; esac
 done
 if [ -z "$modes" ]; then
   modes=plain
@@ -244,7 +292,8 @@ for m in "${mode_list[@]}"; do
   plain) has_plain=1 ;;
   default) has_default=1; [ -n "$preload" ] || [ $list_only = 1 ] || die "mode $m needs --preload LIB" ;;
   pipeline) [ -n "$preload" ] || [ $list_only = 1 ] || die "mode $m needs --preload LIB" ;;
-  lib) has_lib=1; [ -n "$mpich_lib" ] || [ $list_only = 1 ] || die "mode lib needs --mpich-lib DIR" ;;
+  lib) has_lib=1; [ "$host" = mpich ] || die "the lib mode is MPICH's"
+    [ -n "$mpich_lib" ] || [ $list_only = 1 ] || die "mode lib needs --mpich-lib DIR" ;;
   *) die "unknown mode '$m' (plain, default, pipeline, lib)" ;;
   esac
 done
@@ -261,17 +310,19 @@ for s in "${suite_list[@]}"; do
   esac
 done
 command -v "$MPICC" >/dev/null 2>&1 || die "$MPICC not found"
-command -v "$mpiexec" >/dev/null 2>&1 || die "$mpiexec not found"
+command -v "${mpiexec[0]}" >/dev/null 2>&1 || die "${mpiexec[0]} not found"
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 case $work in *[[:space:]]*) die "the work directory's path must not contain blanks: $work" ;; esac
+srcwork=$work/src
+[ "$host" = mpich ] || { work=$work/$host; mkdir -p "$work"; }
 
 t_start=$(date +%s)
 phase() { echo "== $(date -u +%H:%M:%S) $*"; }
 
 # ---------------------------------------------------------------- fetch
 phase "fetch"
-src=$("$here/fetch.sh" "$work/src" | tail -n 1)
+src=$("$here/fetch.sh" "$srcwork" | tail -n 1)
 [ -d "$src/test/mpi" ] || die "fetch.sh gave no source tree"
 T=$src/test/mpi
 
@@ -334,7 +385,8 @@ testlist_dtp() { # dir
   coll) div=$dtp_coll_divisor ;;
   rma) div=$dtp_rma_divisor ;;
   esac
-  awk -F: -v want="$1" -v types="$types" -v div="$div" '
+  awk -F: -v want="$1" -v types="$types" -v div="$div" -v maxc="$dtp_max_count" \
+    -v keep=",$dtp_types," '
     /^#/ || NF < 6 { next }
     {
       path = $1; args = $2; counts = $3; limit = $4; procs = $5
@@ -362,14 +414,14 @@ testlist_dtp() { # dir
             for (r = 1; r <= 2; r++) {
               rc = (r == 1) ? sc : sc * 2
               seed++
-              if (dir == want)
+              if (dir == want && (maxc == "" || sc + 0 <= maxc + 0) && index(keep, "," tt[t] ","))
                 print name " " procs " arg=-type=" tt[t] " arg=-sendcnt=" sc \
                   " arg=-recvcnt=" rc " arg=-seed=" seed " arg=-testsize=" tts other \
                   " " limit trim
             }
           } else {
             seed++
-            if (dir == want)
+            if (dir == want && (maxc == "" || sc + 0 <= maxc + 0) && index(keep, "," tt[t] ","))
               print name " " procs " arg=-type=" tt[t] " arg=-count=" sc \
                 " arg=-seed=" seed " arg=-testsize=" tts other " " limit trim
           }
@@ -464,8 +516,10 @@ if [ $list_only = 1 ]; then
 fi
 
 # ---------------------------------------------------------------- baseline
-# the installed MPICH, as the baseline names it
-mpich_version=$(dpkg-query -W -f='${Version}' libmpich12 2>/dev/null || true)
+# the installed MPI, as the baseline names it
+mpi_pkg=libmpich12
+[ "$host" = mpich ] || mpi_pkg=libopenmpi3
+mpich_version=$(dpkg-query -W -f='${Version}' $mpi_pkg 2>/dev/null || true)
 mpich_version=${mpich_version:-unknown}
 [ -z "$record_baseline" ] || [ $has_plain = 1 ] ||
   die "--record-baseline needs the plain mode among the modes"
@@ -476,9 +530,9 @@ if [ -n "$baseline" ]; then
   [ $has_plain = 1 ] || die "--baseline stands for the plain mode: give plain among the modes"
   [ -z "$record_baseline" ] || die "--baseline and --record-baseline exclude each other"
   [ -f "$baseline" ] || die "no such baseline: $baseline"
-  bver=$(sed -n 's/^# mpich-version: //p' "$baseline" | head -n 1)
+  bver=$(sed -n "s/^# $host-version: //p" "$baseline" | head -n 1)
   if [ "$bver" != "$mpich_version" ]; then
-    baseline_note="the baseline $baseline is of MPICH ${bver:-(none named)}, this one is $mpich_version: the plain mode runs"
+    baseline_note="the baseline $baseline is of $host ${bver:-(none named)}, this one is $mpich_version: the plain mode runs"
     echo "$baseline_note"
   else
     # every selected line (skips aside) in the baseline, with the same command
@@ -499,7 +553,7 @@ if [ -n "$baseline" ]; then
       base_result[$id]="$st|$rc|$secs|$why"
     done <"$baseline"
     use_baseline=1
-    echo "plain mode: the baseline $baseline (MPICH $bver), ${#base_result[@]} lines"
+    echo "plain mode: the baseline $baseline ($host $bver), ${#base_result[@]} lines"
   fi
 fi
 
@@ -537,15 +591,42 @@ phase "build"
   echo "T = $T"
   echo "B = $B"
   # dtpools_internal.h includes "../dtpoolsconf.h": found as include/dtp/../
-  echo 'CPPFLAGS = -I$(B)/include -I$(B)/include/dtp -I$(T)/include -I$(T)/dtpools/include'
+  printf '%s' 'CPPFLAGS = -I$(B)/include -I$(B)/include/dtp -I$(T)/include -I$(T)/dtpools/include'
+  [ "$host" = mpich ] || printf ' -include %s' "$B/include/mpi1_renamed.h"
+  echo
 } >"$B/flags.mk.new"
 cmp -s "$B/flags.mk.new" "$B/flags.mk" 2>/dev/null || mv "$B/flags.mk.new" "$B/flags.mk"
+# Open MPI 4.1 neither declares nor exports the calls MPI-3.0 removed;
+# those that MPI-2 only renamed, with the same arguments and meaning, are
+# called by their new names (DTPools' library builds hvector and hindexed
+# types by the old ones); a program that needs another removed call (the
+# MPI_UB and MPI_LB markers, MPI_Type_extent) does not build, and is
+# listed so
+if [ "$host" = openmpi ]; then
+  cat >"$B/include/mpi1_renamed.h.new" <<'EOH'
+/* written by dataloop's test/mpich-suite/run.sh --host openmpi */
+#include <mpi.h>
+#undef MPI_Type_hvector
+#undef MPI_Type_hindexed
+#undef MPI_Type_struct
+#undef MPI_Address
+#define MPI_Type_hvector MPI_Type_create_hvector
+#define MPI_Type_hindexed MPI_Type_create_hindexed
+#define MPI_Type_struct MPI_Type_create_struct
+#define MPI_Address MPI_Get_address
+EOH
+  cmp -s "$B/include/mpi1_renamed.h.new" "$B/include/mpi1_renamed.h" 2>/dev/null ||
+    mv "$B/include/mpi1_renamed.h.new" "$B/include/mpi1_renamed.h"
+  rm -f "$B/include/mpi1_renamed.h.new"
+fi
 rm -f "$B/flags.mk.new"
 # shellcheck disable=SC2016  # the $(...) are make's
 {
   echo "# generated by dataloop's test/mpich-suite/run.sh"
   echo "include $B/flags.mk"
-  echo 'DEPS = $(B)/include/mpitestconf.h $(B)/include/dtpoolsconf.h $(B)/flags.mk'
+  printf '%s' 'DEPS = $(B)/include/mpitestconf.h $(B)/include/dtpoolsconf.h $(B)/flags.mk'
+  [ "$host" = mpich ] || printf ' %s' '$(B)/include/mpi1_renamed.h'
+  echo
   echo 'MTEST = $(B)/lib/libmtest.a'
   echo 'DTPOOLS = $(B)/lib/libdtpools.a'
   echo 'DTYPES = $(B)/lib/libdtypes.a'
@@ -608,9 +689,9 @@ built() { # suite/prog
   [ -x "$B/$1" ]
 }
 
-# idle ranks yield (unless --spin)
+# idle ranks yield (unless --spin; Open MPI's by its own setting)
 yield=""
-if [ $spin = 0 ]; then
+if [ $spin = 0 ] && [ "$host" = mpich ]; then
   yield=$B/lib/libucx_yield.so
   [ -f "$yield" ] || die "$yield did not build (log: $B/build.log)"
   msg=$(LD_PRELOAD=$yield true 2>&1) || true
@@ -717,16 +798,16 @@ run_marker=""
 run_one() { # id suite prog np limit envs args mpiargs mode
   local id=$1 suite=$2 prog=$3 np=$4 limit=$5 envs=$6 args=$7 mpiargs=$8 mode=$9
   local out="$work/out/$mode/$id.out" dir="$B/$suite"
-  local -a cmd=("$mpiexec" -n "$np")
+  local -a cmd=("${mpiexec[@]}" -n "$np")
   local pre=$yield
   case $mode in
   default | pipeline) pre=$lib${yield:+:$yield} ;;
   esac
-  [ -z "$pre" ] || cmd+=(-genv LD_PRELOAD "$pre")
+  [ -z "$pre" ] || env_opt LD_PRELOAD "$pre"
   case $mode in
-  default) cmd+=(-genv DL_STATS_FILE "${out%.out}.stats") ;;
-  pipeline) cmd+=(-genv DL_PIPELINE 1) ;;
-  lib) cmd+=(-genv LD_LIBRARY_PATH "$mlib") ;;
+  default) env_opt DL_STATS_FILE "${out%.out}.stats" ;;
+  pipeline) env_opt DL_PIPELINE 1 ;;
+  lib) env_opt LD_LIBRARY_PATH "$mlib" ;;
   esac
   # shellcheck disable=SC2206  # words of the testlist line
   cmd+=($mpiargs "$B/$suite/$prog" $args)
@@ -753,7 +834,8 @@ run_one() { # id suite prog np limit envs args mpiargs mode
   t1=$(date +%s.%N)
   secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
   [ $rc -eq 0 ] || reap "$run_marker"
-  if [ $rc -eq 124 ] || [ $rc -eq 137 ] || grep -q 'APPLICATION TIMED OUT' "$out"; then
+  if [ $rc -eq 124 ] || [ $rc -eq 137 ] ||
+    grep -Eq 'APPLICATION TIMED OUT|time limit for job execution has been reached' "$out"; then
     why="timeout (${limit} s)"
   elif [ $rc -ne 0 ]; then
     why="exit status $rc"
@@ -824,7 +906,9 @@ while IFS='|' read -r id suite prog np limit mem xfail envs args mpiargs skip fr
       [ $coll_seen = 0 ]; then
       result="$id|$m|pass|-|0|not run: the interposer intercepts no collective"
     elif { [ "$m" = default ] || [ "$m" = pipeline ]; } && [ -n "${unserved[$id]:-}" ]; then
-      result="$id|$m|pass|-|0|not run: its recorded default run served nothing"
+      # (the plain verdict stands for it: not run, it cannot pass where
+      # the host failed)
+      result="$id|$m|${plain_st:-pass}|-|0|not run: its recorded default run served nothing"
     elif [ "$m" = pipeline ] && [ $pipeline_all = 0 ] && no_long "$id" "$np" "$default_st"; then
       result="$id|pipeline|pass|-|0|the default run: no message of a chunk or more"
     else
@@ -872,12 +956,12 @@ done <"$work/runs.txt"
 # timeLimit, mem, xfail, env, args, mpiexec args) | status | exit | seconds | why
 if [ -n "$record_baseline" ]; then
   {
-    echo "# The plain mode's verdicts of MPICH's test programs on this MPICH, for"
+    echo "# The plain mode's verdicts of MPICH's test programs on this $host, for"
     echo "# test/mpich-suite/run.sh --baseline (the test command runs the other"
     echo "# modes against it). Recorded $(date -u +%Y-%m-%d) on $(nproc) cores by:"
-    echo "#   bash test/mpich-suite/run.sh --modes plain --record-baseline FILE"
-    echo "#     --dtp-divisor $dtp_divisor --dtp-coll-divisor $dtp_coll_divisor --dtp-rma-divisor $dtp_rma_divisor${suites:+ --suites $suites}"
-    echo "# mpich-version: $mpich_version"
+    echo "#   bash test/mpich-suite/run.sh --host $host --modes plain --record-baseline FILE"
+    echo "#     --dtp-divisor $dtp_divisor --dtp-coll-divisor $dtp_coll_divisor --dtp-rma-divisor $dtp_rma_divisor${dtp_max_count:+ --dtp-max-count $dtp_max_count} --dtp-types $dtp_types${suites:+ --suites $suites}"
+    echo "# $host-version: $mpich_version"
     echo "# id|np|timeLimit|mem|xfail|env|args|mpiexec args|status|exit|seconds|why"
     awk -F'|' -v OFS='|' '
       FNR == NR { if ($2 == "plain") r[$1] = $3 "|" $4 "|" $5 "|" $6; next }
@@ -896,8 +980,8 @@ if [ -n "$record_served" ]; then
     echo "# MPICH's test programs, summed over the ranks' DL_STATS_FILE lines (-:"
     echo "# a rank wrote none), for test/mpich-suite/run.sh --served (the test"
     echo "# command runs a line with 0 plainly only). Recorded $(date -u +%Y-%m-%d) by:"
-    echo "#   bash test/mpich-suite/run.sh --preload LIB --record-served FILE"
-    echo "#     --dtp-divisor $dtp_divisor --dtp-coll-divisor $dtp_coll_divisor --dtp-rma-divisor $dtp_rma_divisor${suites:+ --suites $suites}"
+    echo "#   bash test/mpich-suite/run.sh --host $host --preload LIB --record-served FILE"
+    echo "#     --dtp-divisor $dtp_divisor --dtp-coll-divisor $dtp_coll_divisor --dtp-rma-divisor $dtp_rma_divisor${dtp_max_count:+ --dtp-max-count $dtp_max_count} --dtp-types $dtp_types${suites:+ --suites $suites}"
     echo "# id|np|timeLimit|mem|xfail|env|args|mpiexec args|served"
     while IFS='|' read -r id _ _ np limit mem xfail envs args mpiargs skip _; do
       [ -z "$skip" ] || continue
@@ -933,7 +1017,7 @@ for s in "${suite_list[@]}"; do
     END { printf "%s %d point-to-point, %d one-sided, %d collective", s, p, r, c }')"
 done
 awk -F'|' -v modes="$modes" -v suitelist="${suite_list[*]}" -v has_plain=$has_plain \
-  -v served="$served" -v sfile="$served_file" -v preload="$preload" -v spin="$spin" -v mpich_lib="$mpich_lib" -v lp="$libmpich_plain" -v lacks="$lib_lacks" -v secs=$((t_end - t_start)) \
+  -v host="$host $mpich_version" -v served="$served" -v sfile="$served_file" -v preload="$preload" -v spin="$spin" -v mpich_lib="$mpich_lib" -v lp="$libmpich_plain" -v lacks="$lib_lacks" -v secs=$((t_end - t_start)) \
  -v work="$work" -v unbuilt="$unbuilt" -v base="$base_shown" -v bnote="$baseline_note" -v divisor="$dtp_divisor" -v cdivisor="$dtp_coll_divisor" -v rdivisor="$dtp_rma_divisor" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
   FILENAME ~ /programs.txt$/ {
     nprog[$1]++
@@ -970,11 +1054,12 @@ awk -F'|' -v modes="$modes" -v suitelist="${suite_list[*]}" -v has_plain=$has_pl
           bad[++nbad] = id SUBSEP m
       }
     }
-    printf "MPICH %s test suite, modes %s: %d s (load average at the end: %s)\n", \
-      "4.0.2", modes, secs, load
+    printf "MPICH %s test suite on %s, modes %s: %d s (load average at the end: %s)\n", \
+      "4.0.2", host, modes, secs, load
     if (preload != "") printf "preload: %s\n", preload
     if (served != "") printf "served by dataloop in the default runs (operations summed over ranks): %s\n", served
-    printf "idle ranks: %s\n", spin ? "spin, as MPICH runs them (--spin)" : "yield their core (test/ucx_yield.c preloaded in every mode)"
+    printf "idle ranks: %s\n", spin ? "spin, as MPICH runs them (--spin)" : \
+      (host ~ /^mpich/ ? "yield their core (test/ucx_yield.c preloaded in every mode)" : "yield their core (mpi_yield_when_idle 1)")
     if (base != "") printf "plain: the verdicts and times of the baseline %s, not run (but again where another mode failed)\n", base
     if (bnote != "") printf "plain: %s\n", bnote
     if (prun + pskip) printf "pipeline: %d lines run; %d not, their default run having moved no message of a chunk or more (they pass as it did)\n", prun, pskip
@@ -1059,9 +1144,22 @@ echo
 echo "report: $report; each run's output and command: $work/out/MODE/SUITE/PROG.N.{out,cmd}"
 status=0
 [ "$nbad" -eq 0 ] || status=1
-if [ -n "$unbuilt" ]; then
-  echo "run.sh: FAIL: did not build:$unbuilt" >&2
+# a program that did not build fails the run, unless the baseline records
+# every line of it so (a host that lacks what it needs: the report lists it)
+new_unbuilt=""
+for p in $unbuilt; do
+  known=$use_baseline
+  while [ "$known" = 1 ] && IFS='|' read -r id suite prog _; do
+    [ "$suite/$prog" = "$p" ] || continue
+    [ "${base_result[$id]:-}" = "fail|-|0|did not build" ] || known=0
+  done < <(awk -F'|' '$11 == ""' "$work/runs.txt")
+  [ "$known" = 1 ] || new_unbuilt="$new_unbuilt $p"
+done
+if [ -n "$new_unbuilt" ]; then
+  echo "run.sh: FAIL: did not build:$new_unbuilt" >&2
   status=1
+elif [ -n "$unbuilt" ]; then
+  echo "did not build, as the baseline records:$unbuilt" | tee -a "$report"
 fi
 if [ $has_plain = 1 ] && ! awk -F'|' '$2 == "plain" && $3 == "pass" { f = 1 } END { exit !f }' "$results"; then
   echo "run.sh: FAIL: no run passed plainly: MPICH or this runner is broken here" >&2

@@ -29,6 +29,9 @@ typedef struct dli_mpi_info {
   dl_count unit;
   MPI_Datatype basic;  /* the predefined type of every basic element
                           (MPI_DATATYPE_NULL: mixed), as accumulates need */
+  bool fcomplex;       /* some basic element is MPI_COMPLEX or
+                          MPI_DOUBLE_COMPLEX (or an f90 complex type),
+                          which MPICH 4.0.2's external32 swaps whole */
 } dli_mpi_info;
 DLI_HIDDEN int dli_type_from_mpi_info(MPI_Datatype dt, dl_type **out,
                                       dli_mpi_info *info);

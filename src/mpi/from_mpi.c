@@ -132,6 +132,12 @@ static dl_count named_unit(MPI_Datatype dt)
   return (size & (size - 1)) == 0 ? (dl_count)size : 0;
 }
 
+/* dli_mpi_info's fcomplex of a predefined type */
+static bool fortran_complex(MPI_Datatype dt)
+{
+  return dt == MPI_COMPLEX || dt == MPI_DOUBLE_COMPLEX;
+}
+
 /* the unit of data whose members have units a and b (-1: none yet) */
 static dl_count unit_join(dl_count a, dl_count b)
 {
@@ -161,6 +167,7 @@ static int structure(const dli_contents *c, dl_type **out, dli_mpi_info *info)
     if (!rc && bl > 0 && !empty(ty[i])) {
       unit = unit_join(unit, m.unit);
       info->basic = !any || info->basic == m.basic ? m.basic : MPI_DATATYPE_NULL;
+      info->fcomplex |= m.fcomplex;
       any = true;
     }
     if (!rc && bl > 0 && (p & (ZERO_BL | DLI_MPI_ENGINE_WRONG) ||
@@ -324,6 +331,8 @@ static int build(MPI_Datatype dt, const dli_contents *c, dl_type **out,
     info->unit = c->nd > 0 ? oi.unit : named_unit(dt);
   if (!rc && c->comb != MPI_COMBINER_STRUCT && c->comb != DLI_COMBINER_STRUCT_INTEGER)
     info->basic = c->nd > 0 ? oi.basic : dt;
+  if (!rc && c->comb != MPI_COMBINER_STRUCT && c->comb != DLI_COMBINER_STRUCT_INTEGER)
+    info->fcomplex = c->nd > 0 ? oi.fcomplex : c->comb == MPI_COMBINER_F90_COMPLEX;
   if (!rc && negative(*out, 0))
     *props |= NEG_STD;
   if (!rc && c->comb != MPI_COMBINER_F90_REAL && c->comb != MPI_COMBINER_F90_COMPLEX &&
@@ -433,6 +442,7 @@ static int lookup(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
   if ((*out = dli_named_type(dt))) {
     info->unit = named_unit(dt);
     info->basic = dt;
+    info->fcomplex = fortran_complex(dt);
     return DL_OK;
   }
   int found = 0;
@@ -474,6 +484,7 @@ int dli_type_from_mpi_info(MPI_Datatype dt, dl_type **out, dli_mpi_info *info)
   if ((*out = dli_named_type(dt))) {
     info->unit = named_unit(dt);
     info->basic = dt;
+    info->fcomplex = fortran_complex(dt);
     return DL_OK;
   }
   pthread_once(&key_once, make_keys);

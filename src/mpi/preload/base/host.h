@@ -29,6 +29,7 @@ typedef enum dlp_deviation {
   DLP_DEV_COLL_PERSIST_READ_AT_INIT, /* coll.c */
   DLP_DEV_ALLGATHERV_ONE_RANK,     /* coll_gathers.c */
   DLP_DEV_SHORT_BUFFER_SUCCEEDS,   /* pack.c, external.c */
+  DLP_DEV_EXTERNAL_COMPLEX_SWAPPED, /* external.c */
   DLP_DEV_TRUNCATE_OVERRUNS,       /* data.c (staging receives) */
   DLP_DEV_N
 } dlp_deviation;

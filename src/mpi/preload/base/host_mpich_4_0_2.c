@@ -64,6 +64,11 @@ const dlp_host dlp_host_mpich_4_0_2 = {
       "MPI_Pack and MPI_Pack_external on a packed buffer too short write past "
       "its end, MPI_Unpack moves what the buffer holds, and all return "
       "MPI_SUCCESS: the interposer moves what fits and returns MPI_ERR_TRUNCATE",
+    [DLP_DEV_EXTERNAL_COMPLEX_SWAPPED] =
+      "external32 of MPI_COMPLEX and MPI_DOUBLE_COMPLEX (and the f90 complex "
+      "types) is one big-endian unit, the imaginary part first, where the "
+      "standard has two reals: a type holding one is packed by MPICH, so its "
+      "bytes are those a plain rank writes and reads",
     /* DLP_DEV_ALLOCATE_UNLIKE_SHARED: no; within one node both kinds of
        window are its shared-memory ones, told apart by the flavor and
        alloc_shared_noncontig alone, which window.c answers as made */

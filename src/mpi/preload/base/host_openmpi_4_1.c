@@ -43,5 +43,7 @@ const dlp_host dlp_host_openmpi_4_1 = {
        the handle is both freed and complete */
     /* DLP_DEV_SHORT_BUFFER_SUCCEEDS: no; a packed buffer too short is
        MPI_ERR_TRUNCATE with nothing moved and the position as it was */
+    /* DLP_DEV_EXTERNAL_COMPLEX_SWAPPED: no; every complex type is two
+       reals in external32, as the standard has it */
   },
 };

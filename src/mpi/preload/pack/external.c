@@ -3,13 +3,15 @@
  * communicator, so their errors go to MPI_COMM_SELF's handler (MPI-4.0,
  * 9.3). A representation other than "external32" is the host's to judge
  * (MPICH 4.0.2 and Open MPI 4.1 pack it as external32, where the standard
- * knows no other): the host's call, unchanged. Where MPICH 4.0.2 departs
- * from the standard, dataloop does not: an output buffer too small is
- * MPI_ERR_TRUNCATE with what fits written (on a host that judges a short
- * buffer itself, the host's call), structs that mix basic types and the
- * complex types follow the standard's table. Arguments that are not the
- * interposer's to judge (negative counts, a null type, a bad position)
- * go to the host unchanged. */
+ * knows no other): the host's call, unchanged; so is a type holding a
+ * complex type the host packs otherwise (MPICH 4.0.2's Fortran complex
+ * types: the bytes must be those a plain rank writes and reads). Where
+ * MPICH 4.0.2 departs from the standard otherwise, dataloop does not: an
+ * output buffer too small is MPI_ERR_TRUNCATE with what fits written (on
+ * a host that judges a short buffer itself, the host's call), and structs
+ * that mix basic types (on which MPICH aborts) follow the standard's
+ * table. Arguments that are not the interposer's to judge (negative
+ * counts, a null type, a bad position) go to the host unchanged. */
 #include <string.h>
 #include "../base/base.h"
 #include "../base/host.h"
@@ -29,6 +31,19 @@ static int judge(const char *call, const void *buf, MPI_Count count, MPI_Datatyp
   if (rc)
     return rc == DLP_PASS ? rc : dlp_raise_dl(MPI_COMM_SELF, call, rc, DL_OK);
   return MPI_SUCCESS;
+}
+
+/* a type of elements of a complex type the host packs otherwise than
+   the standard in external32 (DLP_DEV_EXTERNAL_COMPLEX_SWAPPED): the
+   host's (a struct that mixes it with other types MPICH 4.0.2 cannot
+   pack at all: it aborts, so dataloop packs that one) */
+static bool complex_for_host(MPI_Datatype dt)
+{
+  dl_type *t;
+  dli_mpi_info info;
+  return dlp_host_has(DLP_DEV_EXTERNAL_COMPLEX_SWAPPED) &&
+         dli_type_from_mpi_info(dt, &t, &info) == DL_OK && info.fcomplex &&
+         info.basic != MPI_DATATYPE_NULL;
 }
 
 /* as pack.c's: a packed buffer too short on a host that judges it */
@@ -64,7 +79,8 @@ static int pack_ext(const char *call, const char *datarep, const void *in, MPI_C
   rc = judge(call, in, incount, dt, &d);
   if (rc)
     return rc;
-  if (short_for_host(datarep, incount, d.t, outsize - *position))
+  if (complex_for_host(dt) ||
+      short_for_host(datarep, incount, d.t, outsize - *position))
     return DLP_PASS;
   dlp_count(DLP_N_PACK);
   size_t pos = (size_t)*position;
@@ -87,7 +103,8 @@ static int unpack_ext(const char *call, const char *datarep, const void *in, MPI
   rc = judge(call, out, outcount, dt, &d);
   if (rc)
     return rc;
-  if (short_for_host(datarep, outcount, d.t, insize - *position))
+  if (complex_for_host(dt) ||
+      short_for_host(datarep, outcount, d.t, insize - *position))
     return DLP_PASS;
   dlp_count(DLP_N_UNPACK);
   size_t pos = (size_t)*position;

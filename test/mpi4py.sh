@@ -1,0 +1,78 @@
+#!/bin/sh
+# test/mpi4py/derived.py through Debian's mpi4py (python3-mpi4py, built on
+# Open MPI) on 2 ranks: plainly, its lines are Open MPI's answers (result
+# digests, statuses' counts, error classes of bad calls); with
+# libdataloop-mpi-preload-openmpi.so preloaded, in the default and the
+# pipeline mode, the lines must be the same, and every rank's counts
+# (DL_STATS_FILE) must show the interposer served the program's packs,
+# messages, collectives and one-sided operations. mpi4py's own test suite
+# is not run: its source package is not in the archive (doc/mpi.md).
+# Skipped without mpiexec.openmpi, the interposer for Open MPI or mpi4py
+# for the system's python3; two processes are not run under Valgrind.
+b=${top_builddir:-.}
+s=${srcdir:-.}
+lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload-openmpi.so
+py=/usr/bin/python3
+[ -n "$DL_VALGRIND" ] && { echo "two-process test: not under valgrind"; exit 77; }
+[ -n "$MPIEXEC_OMPI" ] || { echo "no mpiexec.openmpi found by configure"; exit 77; }
+[ -f "$lib" ] || { echo "no $lib (configured without Open MPI or --disable-shared?)"; exit 77; }
+"$py" -c "import mpi4py" 2>/dev/null || { echo "no mpi4py for $py (python3-mpi4py)"; exit 77; }
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+work=$(mktemp -d /tmp/dl-mpi4py-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+prog=$s/test/mpi4py/derived.py
+# DL_TEST_SMOKE=1: plainly and preloaded only (test/smoke.sh)
+smoke_runs=1
+. "$s/test/smoke.sh"
+
+# run MODE [mpiexec options]: its lines in $work/MODE
+run() {
+  m=$1
+  shift
+  echo "== $m"
+  rm -f "$work/stats"
+  timeout 300 env -u LD_PRELOAD $MPIEXEC_OMPI --oversubscribe --mca mpi_yield_when_idle 1 \
+    -n 2 "$@" "$py" "$prog" >"$work/$m" 2>"$work/err"
+  rc=$?
+  cat "$work/err"
+  [ $rc -eq 0 ] || { cat "$work/$m"; echo "FAILED: $m (exit $rc)" >&2; exit 1; }
+  echo "$m: $(wc -l <"$work/$m") lines"
+}
+# the same lines as the plain run's
+same() {
+  diff "$work/plain" "$work/$m" || { echo "FAILED: $m: other answers than plainly" >&2; exit 1; }
+}
+# at least N of field K served, summed over both ranks
+served() {
+  got=$(awk -v k="$1" '/^dataloop-preload / { r++; for (i = 2; i <= NF; i++) {
+      split($i, kv, "="); if (kv[1] == k) n += kv[2] } }
+    END { print (r == 2 ? n + 0 : "ranks:" r + 0) }' "$work/stats")
+  case $got in
+  ranks:*) echo "FAILED: $m: $got of 2 ranks wrote their counts" >&2; exit 1 ;;
+  esac
+  [ "$got" -ge "$2" ] || { echo "FAILED: $m: $1=$got served, at least $2 expected" >&2; exit 1; }
+  echo "$m: $1=$got"
+}
+
+run plain
+n=$(grep -c ' [0-9a-f]\{16\}$' "$work/plain")
+[ "$n" -ge 70 ] || { echo "FAILED: plain: $n results, at least 70 expected" >&2; exit 1; }
+pre="-x LD_PRELOAD=$lib -x DL_STATS_FILE=$work/stats"
+# each rank packs and unpacks 5 types natively and in external32; rank 0
+# sends 20 messages of derived types and rank 1 receives them (and the
+# truncated one); each rank a long sendrecv and a sendrecv_replace; 5
+# collectives with a derived side; 4 one-sided operations on each window
+run default $pre -x DL_PIPELINE=0
+same
+served pack 20
+served unpack 20
+served send 21
+served recv 23
+served coll 10
+served rma 16
+smoke
+run pipeline $pre -x DL_PIPELINE=1
+same
+served via_pipeline 2
+echo "ok"

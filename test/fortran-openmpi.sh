@@ -48,21 +48,8 @@ run() {
   [ $rc -eq 0 ] && grep -q "^${prog##*/}: all passed" "$work/out" ||
     { echo "FAILED: $m (exit $rc)" >&2; exit 1; }
 }
-# the sum of a DL_STATS_FILE field over the ranks, and how many ranks wrote
-total() {
-  awk -v k="$1" '/^dataloop-preload / { r++; for (i = 2; i <= NF; i++) {
-      split($i, kv, "="); if (kv[1] == k) n += kv[2] } }
-    END { print (r == 2 ? n + 0 : "ranks:" r + 0) }' "$work/stats"
-}
-# at least N of field K were served
-served() {
-  got=$(total "$1")
-  case $got in
-  ranks:*) echo "FAILED: $m: $got of 2 ranks wrote their counts" >&2; exit 1 ;;
-  esac
-  [ "$got" -ge "$2" ] || { echo "FAILED: $m: $1=$got served, at least $2 expected" >&2; exit 1; }
-  echo "$m: $1=$got"
-}
+# served K N: at least N of field K served (test/served.sh)
+. "$s/test/served.sh"
 
 run plain
 # the bad calls' lines, as Open MPI answers them (one per bad call on rank 0)

@@ -43,17 +43,8 @@ run() {
 same() {
   diff "$work/plain" "$work/$m" || { echo "FAILED: $m: other answers than plainly" >&2; exit 1; }
 }
-# at least N of field K served, summed over both ranks
-served() {
-  got=$(awk -v k="$1" '/^dataloop-preload / { r++; for (i = 2; i <= NF; i++) {
-      split($i, kv, "="); if (kv[1] == k) n += kv[2] } }
-    END { print (r == 2 ? n + 0 : "ranks:" r + 0) }' "$work/stats")
-  case $got in
-  ranks:*) echo "FAILED: $m: $got of 2 ranks wrote their counts" >&2; exit 1 ;;
-  esac
-  [ "$got" -ge "$2" ] || { echo "FAILED: $m: $1=$got served, at least $2 expected" >&2; exit 1; }
-  echo "$m: $1=$got"
-}
+# served K N: at least N of field K served (test/served.sh)
+. "$s/test/served.sh"
 
 run plain
 n=$(grep -c ' [0-9a-f]\{16\}$' "$work/plain")

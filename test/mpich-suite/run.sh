@@ -519,8 +519,8 @@ fi
 # the installed MPI, as the baseline names it
 mpi_pkg=libmpich12
 [ "$host" = mpich ] || mpi_pkg=libopenmpi3
-mpich_version=$(dpkg-query -W -f='${Version}' $mpi_pkg 2>/dev/null || true)
-mpich_version=${mpich_version:-unknown}
+mpi_version=$(dpkg-query -W -f='${Version}' $mpi_pkg 2>/dev/null || true)
+mpi_version=${mpi_version:-unknown}
 [ -z "$record_baseline" ] || [ $has_plain = 1 ] ||
   die "--record-baseline needs the plain mode among the modes"
 use_baseline=0
@@ -531,8 +531,8 @@ if [ -n "$baseline" ]; then
   [ -z "$record_baseline" ] || die "--baseline and --record-baseline exclude each other"
   [ -f "$baseline" ] || die "no such baseline: $baseline"
   bver=$(sed -n "s/^# $host-version: //p" "$baseline" | head -n 1)
-  if [ "$bver" != "$mpich_version" ]; then
-    baseline_note="the baseline $baseline is of $host ${bver:-(none named)}, this one is $mpich_version: the plain mode runs"
+  if [ "$bver" != "$mpi_version" ]; then
+    baseline_note="the baseline $baseline is of $host ${bver:-(none named)}, this one is $mpi_version: the plain mode runs"
     echo "$baseline_note"
   else
     # every selected line (skips aside) in the baseline, with the same command
@@ -961,7 +961,7 @@ if [ -n "$record_baseline" ]; then
     echo "# modes against it). Recorded $(date -u +%Y-%m-%d) on $(nproc) cores by:"
     echo "#   bash test/mpich-suite/run.sh --host $host --modes plain --record-baseline FILE"
     echo "#     --dtp-divisor $dtp_divisor --dtp-coll-divisor $dtp_coll_divisor --dtp-rma-divisor $dtp_rma_divisor${dtp_max_count:+ --dtp-max-count $dtp_max_count} --dtp-types $dtp_types${suites:+ --suites $suites}"
-    echo "# $host-version: $mpich_version"
+    echo "# $host-version: $mpi_version"
     echo "# id|np|timeLimit|mem|xfail|env|args|mpiexec args|status|exit|seconds|why"
     awk -F'|' -v OFS='|' '
       FNR == NR { if ($2 == "plain") r[$1] = $3 "|" $4 "|" $5 "|" $6; next }
@@ -1017,7 +1017,7 @@ for s in "${suite_list[@]}"; do
     END { printf "%s %d point-to-point, %d one-sided, %d collective", s, p, r, c }')"
 done
 awk -F'|' -v modes="$modes" -v suitelist="${suite_list[*]}" -v has_plain=$has_plain \
-  -v host="$host $mpich_version" -v served="$served" -v sfile="$served_file" -v preload="$preload" -v spin="$spin" -v mpich_lib="$mpich_lib" -v lp="$libmpich_plain" -v lacks="$lib_lacks" -v secs=$((t_end - t_start)) \
+  -v host="$host $mpi_version" -v served="$served" -v sfile="$served_file" -v preload="$preload" -v spin="$spin" -v mpich_lib="$mpich_lib" -v lp="$libmpich_plain" -v lacks="$lib_lacks" -v secs=$((t_end - t_start)) \
  -v work="$work" -v unbuilt="$unbuilt" -v base="$base_shown" -v bnote="$baseline_note" -v divisor="$dtp_divisor" -v cdivisor="$dtp_coll_divisor" -v rdivisor="$dtp_rma_divisor" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
   FILENAME ~ /programs.txt$/ {
     nprog[$1]++

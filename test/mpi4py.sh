@@ -26,17 +26,20 @@ prog=$s/test/mpi4py/derived.py
 smoke_runs=1
 . "$s/test/smoke.sh"
 
-# run MODE [mpiexec options]: its lines in $work/MODE
+# run MODE [mpiexec options]: its lines in $work/MODE (rank 0's, then
+# rank 1's: each rank writes a file of its own)
 run() {
   m=$1
   shift
   echo "== $m"
-  rm -f "$work/stats"
+  rm -f "$work/stats" "$work/$m".*
   timeout 300 env -u LD_PRELOAD $MPIEXEC_OMPI --oversubscribe --mca mpi_yield_when_idle 1 \
-    -n 2 "$@" "$py" "$prog" >"$work/$m" 2>"$work/err"
+    -n 2 "$@" "$py" "$prog" "$work/$m" >"$work/out" 2>&1
   rc=$?
-  cat "$work/err"
-  [ $rc -eq 0 ] || { cat "$work/$m"; echo "FAILED: $m (exit $rc)" >&2; exit 1; }
+  cat "$work/out"
+  [ $rc -eq 0 ] && [ -f "$work/$m.0" ] && [ -f "$work/$m.1" ] ||
+    { echo "FAILED: $m (exit $rc)" >&2; exit 1; }
+  cat "$work/$m.0" "$work/$m.1" >"$work/$m"
   echo "$m: $(wc -l <"$work/$m") lines"
 }
 # the same lines as the plain run's

@@ -33,10 +33,10 @@ OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 # idle ranks yield their core
 launch="$MPIEXEC_OMPI --oversubscribe --mca mpi_yield_when_idle 1"
-# the variables of a run go through env in the program's own command, as
-# semantics.sh does, so that each context of an MPMD line has its own
 # DL_TEST_SMOKE=1: the first two runs only (test/smoke.sh)
 . "${srcdir:-.}/test/smoke.sh"
+# the variables of a run go through env in the program's own command, as
+# semantics.sh does, so that each context of an MPMD line has its own
 run2() { # the variables of the run
   echo "== -n 2 $*"
   timeout 300 env -u LD_PRELOAD $launch -n 2 env "$@" "$prog" </dev/null ||

@@ -25,7 +25,8 @@
  *           (dli_mpi_info) by MPICH's engine: mpich@<message> lists, per
  *           block size, the largest fan-out up to which it beat the
  *           faster of pack and blocks
- *   rma     the one-sided model (tune_rma.c): rma_put, rma_get, rma_pack
+ *   rma     the one-sided model (tune_rma.c): rma_put, rma_get, rma_land,
+ *           rma_pack
  * The file goes to PATH, else DL_TUNE_FILE, else
  * $XDG_CONFIG_HOME (or ~/.config)/dataloop/tune.conf; the curves to DIR
  * (default ./dataloop-results) as tune-*.csv (tune.gp plots them). The
@@ -548,6 +549,8 @@ int main(int argc, char **argv)
       fprintf(w, "rma_%s %.0f %.0f %.4f %.0f %.4f %.1f\t# L o G ot Gt ht (ns)\n",
               g ? "get" : "put", l->L, l->o, l->G, l->ot, l->Gt, l->ht);
     }
+    fprintf(w, "rma_land %.0f %.4f\t# a landing message: L G (ns)\n", rma.land_L,
+            rma.land_G);
     if (smoke)   /* blocks far apart not measured: the reader's default */
       fprintf(w, "rma_pack %.2f %.4f\t# packing: ns per block, per byte\n", rma.pb, rma.pn);
     else

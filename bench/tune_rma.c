@@ -5,11 +5,14 @@
  *                L + m * o + m * b * G
  *   derived      one put (get) of n = k * b bytes whose target is k blocks
  *                of b bytes, then the flush: L + ot + n * Gt + k * ht
+ *   landing      a message of b bytes answered by an empty one:
+ *                land_L + b * land_G (relative errors weighed)
  *   packing      dl_pack of k blocks of b bytes: k * pb + n * pn; and of
  *                16384 doubles spread over four times the last-level cache
  *                (at least 64 MiB): k * (pb + pf) + n * pn
  * Rank 0 is the origin, MPICH's own calls (PMPI_) move the data, rank 1
- * waits in a barrier (where MPICH progresses its side). */
+ * answers the landing's messages, then waits in a barrier (where MPICH
+ * progresses its side). */
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
@@ -175,6 +178,79 @@ static void link_fit(const rig *g, bool get, dlp_rma_link *l, FILE *csv, bool sm
          get ? "get" : "put", l->ot, l->Gt, l->ht, r2);
 }
 
+/* what a landing's message costs (landing.c sends it with MPI_Isend and
+   the target finds it with MPI_Improbe): round trips of a message of b
+   bytes, answered with an empty one, fit as L + G b. L is the whole round
+   trip's: a landing past the first waits for the target to come round to
+   it, as the answer does. Both ranks: rank 1 answers until an empty
+   message of TAG_END */
+enum { TAG_MSG = 1, TAG_END = 2 };
+
+static double trips_ns(const rig *g, char *buf, size_t b)
+{
+  double v[32];
+  for (int r = 0; r < g->reps; r++) {
+    long times = 0;
+    double t0 = bench_now(), el;
+    do {
+      MPI_Request rq;
+      PMPI_Isend(buf, (int)b, MPI_BYTE, 1, TAG_MSG, MPI_COMM_WORLD, &rq);
+      PMPI_Recv(NULL, 0, MPI_BYTE, 1, TAG_MSG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      PMPI_Wait(&rq, MPI_STATUS_IGNORE);
+      times++;
+    } while ((el = bench_now() - t0) < g->run_s / 4);
+    v[r] = el / (double)times * 1e9;
+  }
+  qsort(v, (size_t)g->reps, sizeof(double), bench_cmp_double);
+  return v[g->reps / 2];
+}
+
+static const size_t mb[] = {4096, 65536, 524288, 4194304};
+
+static void land_fit(const rig *g, int rank, dlp_rma_model *md, FILE *csv, bool smoke)
+{
+  char *buf = malloc(mb[N(mb) - 1]);
+  if (rank == 1) {
+    for (;;) {
+      MPI_Message m;
+      MPI_Status st;
+      int n = 0;
+      PMPI_Mprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &m, &st);
+      PMPI_Get_count(&st, MPI_BYTE, &n);
+      PMPI_Mrecv(buf, n, MPI_BYTE, &m, MPI_STATUS_IGNORE);
+      if (st.MPI_TAG == TAG_END)
+        break;
+      PMPI_Send(NULL, 0, MPI_BYTE, 0, TAG_MSG, MPI_COMM_WORLD);
+    }
+    free(buf);
+    return;
+  }
+  memset(buf, 1, mb[N(mb) - 1]);
+  pt p[MAXPTS];
+  int n = 0;
+  for (size_t i = 0; i < N(mb); i++) {
+    if (smoke && mb[i] > 65536)
+      continue;
+    double y = trips_ns(g, buf, mb[i]);
+    /* each point divided by its time: the fit weighs relative errors, so
+       that the largest message does not drown the latency */
+    p[n] = (pt){{1 / y, (double)mb[i] / y, 0}, 1, mb[i], 1};
+    n++;
+  }
+  PMPI_Send(NULL, 0, MPI_BYTE, 1, TAG_END, MPI_COMM_WORLD);
+  free(buf);
+  double c[3];
+  fit3(p, n, c);
+  md->land_L = c[0];
+  md->land_G = c[1];
+  md->land_set = true;
+  for (int i = 0; i < n; i++)
+    fprintf(csv, "land,message,%zu,1,%.0f,%.0f\n", p[i].b, 1 / p[i].x[0],
+            c[0] + c[1] * (double)p[i].b);
+  printf("  a landing's message: L %.0f ns, G %.4f ns/B (round trips)\n", md->land_L,
+         md->land_G);
+}
+
 /* median ns of dl_pack of t at src (n bytes) over g->reps runs */
 static double pack_ns(const rig *g, const void *src, const dl_type *t, char *out, size_t n)
 {
@@ -262,8 +338,11 @@ void tune_rma(dlp_rma_model *md, FILE *csv, int reps, double run_s, bool smoke)
   g.src = malloc(WIN);
   memset(g.src, 1, WIN);
   MPI_Barrier(MPI_COMM_WORLD);
-  if (rank == 0) {
+  if (rank == 0)
     printf("\none-sided model (doc/rma.md):\n");
+  land_fit(&g, rank, md, csv, smoke);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
     PMPI_Win_lock_all(0, g.win);
     link_fit(&g, false, &md->put, csv, smoke);
     link_fit(&g, true, &md->get, csv, smoke);

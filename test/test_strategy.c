@@ -511,7 +511,7 @@ START_TEST(engine_verdict_by_structure)
 END_TEST
 
 
-/* the one-sided model: the file's rma_put, rma_get and rma_pack lines
+/* the one-sided model: the file's rma_put, rma_get, rma_land and rma_pack lines
    (bad ones left out, printed ones read back), and the route each
    prediction makes least, worked out by hand from the model's formulas
    (doc/rma.md) */
@@ -578,6 +578,23 @@ START_TEST(rma_model_routes)
   tuning("rma_put 1e9 1000 0.1 10000 0.2 20\nrma_pack 2 0.1\n");
   dlp_rma_land_cost(&land, &chunk);
   ck_assert_uint_eq(chunk, MIB);
+  /* a landing's message costs its own: rma_land replaces the put's L and
+     G there, and nothing else. Round trips of 20 us, 0.5 ns/B: moving
+     (525 us) sets the pace, the copy and the unpack (472 us) add their
+     share, sqrt(472 / 20) ~ 5 landings */
+  tuning("rma_put 1 1000 0.1 10000 0.2 20\nrma_land 20000 0.5\nrma_pack 2 0.1\n");
+  ck_assert(dlp_th()->rma.land_set && dlp_th()->rma.land_L == 20000);
+  double slow = dlp_rma_land_cost(&land, &chunk);
+  ck_assert_uint_eq(chunk, (MIB + 4) / 5);
+  want = 20000 + (5 * 1000 + 524288) + (104857.6 + 367001.6) / 5 + 4 * 20000;
+  ck_assert(slow > want - 1 && slow < want + 1);
+  ck_assert_int_eq(rma_route(false, MIB, 131072, 1, true, &chunk), P);
+  reread_printed();
+  ck_assert(dlp_th()->rma.land_L == 20000 && dlp_th()->rma.land_G == 0.5);
+  /* a bad line is left out: the put's */
+  tuning("rma_put 1 1000 0.1 10000 0.2 20\nrma_land 1 2 3\nrma_pack 2 0.1\n");
+  ck_assert(!dlp_th()->rma.land_set && dlp_th()->rma.land_L == 1 &&
+            dlp_th()->rma.land_G == 0.1);
   /* printed, read back */
   tuning("rma_put 2000 1000 0.1 10000 0.2 20\nrma_pack 2 0.1\n");
   ck_assert(dlp_th()->rma.pf == 8);      /* two numbers: the default */
@@ -632,6 +649,13 @@ START_TEST(rma_model_routes)
   ck_assert(dlp_rma_land_beats_map(&yz));
   tuning("rma_put 1000000 1000 0.1 10000 0.2 20\nrma_pack 2 0.1 30\n");
   ck_assert(!dlp_rma_land_beats_map(&yz));
+  /* so does rma_land's: a landing's message of 1 ms, or of 1 ns/B */
+  tuning("rma_put 2000 1000 0.1 10000 0.2 20\nrma_land 1000000 0.1\nrma_pack 2 0.1 30\n");
+  ck_assert(!dlp_rma_land_beats_map(&yz));
+  tuning("rma_put 2000 1000 0.1 10000 0.2 20\nrma_land 2000 1\nrma_pack 2 0.1 30\n");
+  ck_assert(!dlp_rma_land_beats_map(&yz));
+  tuning("rma_put 2000 1000 0.1 10000 0.2 20\nrma_land 2000 0.1\nrma_pack 2 0.1 30\n");
+  ck_assert(dlp_rma_land_beats_map(&yz));
 }
 END_TEST
 

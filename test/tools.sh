@@ -104,6 +104,8 @@ mpi "$b/dataloop-tune" --smoke --file "$run/conf/tune.conf" >/dev/null ||
 for f in nt pack chunks routes mpich; do
   complete_csv "dataloop-results/tune-$f.csv"
 done
-grep -q '^list_batch ' conf/tune.conf || fail "tune.conf incomplete"
+for k in list_batch rma_put rma_get rma_land rma_pack; do
+  grep -q "^$k " conf/tune.conf || fail "tune.conf incomplete: no $k"
+done
 no_leftovers "the two-rank runs"
 echo "benchmark tools: all checks passed"

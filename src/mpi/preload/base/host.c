@@ -31,3 +31,9 @@ const char *dlp_host_name(void)
   pthread_once(&found, find);
   return host ? host->name : NULL;
 }
+
+const struct dlp_rma_model *dlp_host_rma(void)
+{
+  pthread_once(&found, find);
+  return host ? host->rma : NULL;
+}

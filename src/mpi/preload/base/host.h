@@ -34,12 +34,17 @@ typedef enum dlp_deviation {
   DLP_DEV_N
 } dlp_deviation;
 
-/* one host MPI version: how its library version string begins, and what
-   it deviates in (why[d] says how; NULL: it does not) */
+struct dlp_rma_model;
+
+/* one host MPI version: how its library version string begins, what it
+   deviates in (why[d] says how; NULL: it does not), and what its one-sided
+   operations and messages cost where no tuning file says (the links of
+   the one-sided model, thresholds.h; NULL: the defaults, MPICH 4.0.2's) */
 typedef struct dlp_host {
   const char *name;
   const char *version_prefix;
   const char *why[DLP_DEV_N];
+  const struct dlp_rma_model *rma;
 } dlp_host;
 
 /* the hosts with a file of their own */
@@ -50,5 +55,7 @@ extern const dlp_host dlp_host_openmpi_4_1;
 bool dlp_host_has(dlp_deviation d);
 /* the host's name, or NULL when it has no file (every deviation assumed) */
 const char *dlp_host_name(void);
+/* the host's one-sided links without a tuning file, or NULL */
+const struct dlp_rma_model *dlp_host_rma(void);
 
 #endif

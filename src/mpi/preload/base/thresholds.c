@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "host.h"
 #include "thresholds.h"
 #include "../../../tune/tune.h"
 #include "../../../../dataloop/env.h"
@@ -143,6 +144,14 @@ static void file_key(void *ctx, const char *name, const char *value)
     rma_link(&th.rma.put, value);
   } else if (strcmp(name, "rma_get") == 0) {
     rma_link(&th.rma.get, value);
+  } else if (strcmp(name, "rma_land") == 0) {
+    double v[2];
+    if (numbers(value, v, 2)) {
+      th.rma.land_L = v[0];
+      th.rma.land_G = v[1];
+      th.rma.land_set = true;
+      th.rma.from = "file";
+    }
   } else if (strcmp(name, "rma_pack") == 0) {
     double v[3];
     if (numbers(value, v, 3) || (numbers(value, v, 2) && (v[2] = default_rma.pf, true))) {
@@ -173,7 +182,20 @@ static void load(void)
      gain on its one message (doc/tuning.md) */
   th.defer_bytes = 2 * KIB;
   th.rma = default_rma;
+  const dlp_rma_model *h = dlp_host_rma();
+  if (h) {                    /* the host's links; packing is dataloop's */
+    th.rma.put = h->put;
+    th.rma.get = h->get;
+    th.rma.land_L = h->land_L;
+    th.rma.land_G = h->land_G;
+    th.rma.land_set = h->land_set;
+    th.rma.from = h->from;
+  }
   dli_tune_file_each(file_key, NULL);
+  if (!th.rma.land_set) {     /* a file of before rma_land, or none */
+    th.rma.land_L = th.rma.put.L;
+    th.rma.land_G = th.rma.put.G;
+  }
   size_t v = dli_env_bytes("DL_PIPELINE_CHUNK", 0, 1, MAX_CHUNK);
   if (v) {
     th.chunk = v;
@@ -286,6 +308,8 @@ void dlp_thresholds_print(FILE *f)
     fprintf(f, "rma_%s         %.0f %.0f %.4f %.0f %.4f %.1f\t# %s: L o G ot Gt ht (ns)\n",
             g ? "get" : "put", l->L, l->o, l->G, l->ot, l->Gt, l->ht, r->from);
   }
+  fprintf(f, "rma_land        %.0f %.4f\t# %s: a landing's message, L G (ns)\n",
+          r->land_L, r->land_G, r->from);
   fprintf(f, "rma_pack        %.2f %.4f %.2f\t# ns per block, per byte, per block "
           "far apart\n", r->pb, r->pn, r->pf);
   print_table(f, "route", &t->route, true);

@@ -29,6 +29,11 @@ typedef struct dlp_rma_link {
 } dlp_rma_link;
 typedef struct dlp_rma_model {
   dlp_rma_link put, get;   /* accumulates cost as puts */
+  double land_L, land_G;   /* a landing (landing.c): one message on the
+                              window's communicator, found by the target's
+                              probe, L + G * bytes; without a line of its
+                              own the put's L and G */
+  bool land_set;           /* rma_land given */
   double pb, pn;           /* packing: per block, per byte */
   double pf;               /* and per block more where a layout's blocks lie
                               far apart (dlp_rma_shape) */

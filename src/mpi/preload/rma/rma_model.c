@@ -71,13 +71,13 @@ static double cost(const dlp_rma_link *l, const dlp_rma_model *md, const dlp_rma
    (L: a message of a landing's size moves once the target, busy
    unpacking, polls for it). A get the other way round, after its request
    went there (one more latency) */
-static double land_time(const dlp_rma_link *l, double L0, double pack, double unpack,
-                        double n, double m)
+static double land_time(const dlp_rma_model *md, const dlp_rma_link *l, double L0,
+                        double pack, double unpack, double n, double m)
 {
-  double move = l->o * m + l->G * n;
+  double move = l->o * m + md->land_G * n;
   double most = pack > move ? pack : move;
   most = most > unpack ? most : unpack;
-  return L0 + most + (pack + move + unpack - most) / m + (m - 1) * l->L;
+  return L0 + most + (pack + move + unpack - most) / m + (m - 1) * md->land_L;
 }
 
 double dlp_rma_land_cost(const dlp_rma_shape *s, size_t *chunk)
@@ -88,18 +88,18 @@ double dlp_rma_land_cost(const dlp_rma_shape *s, size_t *chunk)
   /* a landing copies a dense operand too */
   double pack = s->origin_dense ? md->pn * n : copy_cost(md, n, ko, s->far_origin);
   double unpack = copy_cost(md, n, k, s->far);
-  double L0 = (s->get ? 2 : 1) * l->L;
+  double L0 = (s->get ? 2 : 1) * md->land_L;
   size_t forced = dlp_cfg()->land_chunk, c;
   if (forced) {
     c = forced;
   } else {
     /* the m that minimises the share of the two faster stages over m
        against m round trips, as for the pipeline */
-    double move1 = l->o + l->G * n;
+    double move1 = l->o + md->land_G * n;
     double most = pack > move1 ? pack : move1;
     most = most > unpack ? most : unpack;
     double rest = pack + move1 + unpack - most;
-    double m = rest > 0 ? best_split(rest, l->L > 1 ? l->L : 1) : 1;
+    double m = rest > 0 ? best_split(rest, md->land_L > 1 ? md->land_L : 1) : 1;
     double most_m = s->n > LAND_MIN ? (double)(s->n / LAND_MIN) : 1;
     m = m > most_m ? most_m : m;
     c = (size_t)((n + m - 1) / m);
@@ -108,7 +108,7 @@ double dlp_rma_land_cost(const dlp_rma_shape *s, size_t *chunk)
   if (chunk)
     *chunk = c;
   double m = (double)((s->n + c - 1) / c);
-  return land_time(l, L0, pack, unpack, n, m < 1 ? 1 : m);
+  return land_time(md, l, L0, pack, unpack, n, m < 1 ? 1 : m);
 }
 
 /* the two passes of a copy into mapped memory: packing the origin and
@@ -144,7 +144,7 @@ bool dlp_rma_land_beats_map(const dlp_rma_shape *s)
   double pack, unpack;
   map_passes(md, s, &pack, &unpack);
   double saved = pack < unpack ? pack : unpack;
-  return saved > l->L + l->o + (l->G + md->pn) * (double)s->n;
+  return saved > md->land_L + l->o + (md->land_G + md->pn) * (double)s->n;
 }
 
 int dlp_rma_best(const dlp_rma_shape *s, double t[DLP_NROUTES], size_t *chunk,

@@ -65,7 +65,8 @@ same_bad() {
 # sendrecv_replace counts as a receive); rank 1 receives as many, plus
 # the truncated one, and each rank a sendrecv and a sendrecv_replace; a
 # pack and an unpack each way of packing, on each rank; the long
-# messages stream in pipeline mode
+# messages stream in pipeline mode (in chunks of 64 KiB: the default
+# chunk is a quarter of the L2, as long as they on some machines)
 pre="-x LD_PRELOAD=$lib -x DL_STATS_FILE=$work/stats"
 run default $pre -x DL_PIPELINE=0
 same_bad
@@ -74,7 +75,7 @@ served recv 14
 served pack 4
 served unpack 4
 smoke
-run pipeline $pre -x DL_PIPELINE=1
+run pipeline $pre -x DL_PIPELINE=1 -x DL_PIPELINE_CHUNK=64K
 same_bad
 served send 11
 served recv 14

@@ -56,7 +56,9 @@ pre="-x LD_PRELOAD=$lib -x DL_STATS_FILE=$work/stats"
 # each rank packs and unpacks 5 types natively and in external32; rank 0
 # sends 20 messages of derived types and rank 1 receives them (and the
 # truncated one); each rank a long sendrecv and a sendrecv_replace; 5
-# collectives with a derived side; 4 one-sided operations on each window
+# collectives with a derived side; a put, a get and an accumulate on each
+# of two windows, each rank (one that lands counts twice, packed and
+# landed: whether one does is the one-sided model's choice)
 run default $pre -x DL_PIPELINE=0
 same
 served pack 20
@@ -64,9 +66,11 @@ served unpack 20
 served send 21
 served recv 23
 served coll 10
-served rma 16
+served rma 12
 smoke
-run pipeline $pre -x DL_PIPELINE=1
+# (chunks of 64 KiB: the default, a quarter of the L2, can be as long as
+# the long message)
+run pipeline $pre -x DL_PIPELINE=1 -x DL_PIPELINE_CHUNK=64K
 same
 served via_pipeline 2
 echo "ok"

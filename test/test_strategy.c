@@ -207,6 +207,58 @@ START_TEST(mpich_by_fanout)
 }
 END_TEST
 
+/* sparse_span: data spread over that many times its bytes, and over more
+   than the L2, goes to the host's engine where it places it right, the
+   tables whatever they say; 0 (MPICH's) never */
+static MPI_Datatype face_of(int n)
+{
+  MPI_Datatype col, face;
+  MPI_Type_vector(n, 1, n, MPI_DOUBLE, &col);
+  MPI_Type_create_hvector(n, 1, (MPI_Aint)n * n * 8, col, &face);
+  MPI_Type_commit(&face);
+  MPI_Type_free(&col);
+  return face;
+}
+
+START_TEST(sparse_to_the_engine)
+{
+  setup();
+  /* x = 0 of 256^3 doubles: 512 KiB over 128 MiB; of 16^3: 2 KiB over
+     32 KiB, within the L2 */
+  MPI_Datatype big = face_of(256), small = face_of(16), vec;
+  MPI_Type_vector(1 << 16, 1, 2, MPI_DOUBLE, &vec);
+  MPI_Type_commit(&vec);
+  ck_assert(dlp_th()->sparse_span == 0);
+  ck_assert_int_eq(route_of(1, big, false, false), P);
+  tuning("sparse_span 16\n");
+  ck_assert(dlp_th()->sparse_span == 16);
+  for (int stream = 0; stream < 2; stream++)
+    for (int recv = 0; recv < 2; recv++)
+      ck_assert_int_eq(route_of(1, big, stream, recv), M);
+  ck_assert_int_eq(route_of(1, small, false, false), P);
+  ck_assert_int_eq(route_of(1, vec, false, false), P);      /* over twice its bytes */
+  /* over the table's word */
+  tuning("sparse_span 16\nroute@512K 8:pack\n");
+  ck_assert_int_eq(route_of(1, big, false, false), M);
+  /* a span of 256 times the bytes: not sparse at 300 */
+  tuning("sparse_span 300\n");
+  ck_assert_int_eq(route_of(1, big, false, false), P);
+  tuning("sparse_span 16\n");
+  reread_printed();
+  ck_assert(dlp_th()->sparse_span == 16);
+  tuning("sparse_span 16 2\nsparse_span x\nsparse_span -1\n");
+  ck_assert(dlp_th()->sparse_span == 0);
+  /* forced routes stay forced */
+  tuning("sparse_span 16\n");
+  dlp_configure_strategy(DLP_R_PACK);
+  ck_assert_int_eq(route_of(1, big, false, false), P);
+  dlp_configure_strategy(-1);
+  MPI_Type_free(&big);
+  MPI_Type_free(&small);
+  MPI_Type_free(&vec);
+}
+END_TEST
+
 /* the fan-out the bridge notes: the largest count of a level MPICH's
    engine walks block by block (not contiguous, resized or dup levels; a
    subarray's dimensions but the contiguous one) */
@@ -765,6 +817,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, route_table_nearest);
   tcase_add_test(tc, plans_follow_the_table);
   tcase_add_test(tc, mpich_by_fanout);
+  tcase_add_test(tc, sparse_to_the_engine);
   tcase_add_test(tc, fanout_from_structure);
   tcase_add_test(tc, interleaved_types_pack);
   tcase_add_test(tc, chosen_once_without_a_clock);

@@ -127,6 +127,22 @@ bool dli_tune_file_each(void (*fn)(void *ctx, const char *name, const char *valu
   return true;
 }
 
+void dli_tune_lines_each(const char *text,
+                         void (*fn)(void *ctx, const char *name, const char *value),
+                         void *ctx)
+{
+  char line[512];
+  while (text && *text) {
+    size_t n = strcspn(text, "\n");
+    snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1),
+             text);
+    char *name, *value;
+    if (split_line(line, &name, &value))
+      fn(ctx, name, value);
+    text += n + (text[n] == '\n');
+  }
+}
+
 /* the core's own keys of the tuning file */
 static void core_key(void *ctx, const char *name, const char *value)
 {

@@ -49,6 +49,11 @@ DLI_HIDDEN const dli_copy_sizes *dli_copy_limits(void);
 DLI_HIDDEN bool dli_tune_file_each(void (*fn)(void *ctx, const char *name,
                                               const char *value),
                                    void *ctx);
+/* the same for the lines of text (a tuning file's contents) */
+DLI_HIDDEN void dli_tune_lines_each(const char *text,
+                                    void (*fn)(void *ctx, const char *name,
+                                               const char *value),
+                                    void *ctx);
 /* the tuning file's path: DL_TUNE_FILE, else $XDG_CONFIG_HOME (or
    ~/.config)/dataloop/tune.conf; false when there is none to look for */
 DLI_HIDDEN bool dli_tune_file_path(char *out, size_t n);

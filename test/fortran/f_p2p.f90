@@ -25,7 +25,8 @@ program f_p2p
   end if
   call mpi_type_vector(nb, bl, st, MPI_DOUBLE_PRECISION, vt, ierr)
   call mpi_type_commit(vt, ierr)
-  ! a message longer than a pipeline chunk (256 KiB): a stream in pipeline mode
+  ! a message longer than a pipeline chunk (the test's 64 KiB): a stream in
+  ! pipeline mode
   call mpi_type_vector(big, 1, 2, MPI_DOUBLE_PRECISION, bigt, ierr)
   call mpi_type_commit(bigt, ierr)
   allocate(ba(2 * big), bb(2 * big))

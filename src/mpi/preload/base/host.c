@@ -32,8 +32,8 @@ const char *dlp_host_name(void)
   return host ? host->name : NULL;
 }
 
-const struct dlp_rma_model *dlp_host_rma(void)
+const char *dlp_host_tuning(void)
 {
   pthread_once(&found, find);
-  return host ? host->rma : NULL;
+  return host ? host->tuning : NULL;
 }

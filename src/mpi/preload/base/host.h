@@ -34,17 +34,15 @@ typedef enum dlp_deviation {
   DLP_DEV_N
 } dlp_deviation;
 
-struct dlp_rma_model;
-
 /* one host MPI version: how its library version string begins, what it
-   deviates in (why[d] says how; NULL: it does not), and what its one-sided
-   operations and messages cost where no tuning file says (the links of
-   the one-sided model, thresholds.h; NULL: the defaults, MPICH 4.0.2's) */
+   deviates in (why[d] says how; NULL: it does not), and what its calls
+   cost where no tuning file says: tuning file lines (doc/tuning.md) read
+   before the file's, NULL for none */
 typedef struct dlp_host {
   const char *name;
   const char *version_prefix;
   const char *why[DLP_DEV_N];
-  const struct dlp_rma_model *rma;
+  const char *tuning;
 } dlp_host;
 
 /* the hosts with a file of their own */
@@ -55,7 +53,7 @@ extern const dlp_host dlp_host_openmpi_4_1;
 bool dlp_host_has(dlp_deviation d);
 /* the host's name, or NULL when it has no file (every deviation assumed) */
 const char *dlp_host_name(void);
-/* the host's one-sided links without a tuning file, or NULL */
-const struct dlp_rma_model *dlp_host_rma(void);
+/* the host's tuning lines, or NULL */
+const char *dlp_host_tuning(void);
 
 #endif

@@ -107,50 +107,57 @@ static bool numbers(const char *text, double *v, int n)
   return *text == '\0';
 }
 
-static void rma_link(dlp_rma_link *l, const char *value)
+static void rma_link(dlp_rma_link *l, const char *value, const char *from)
 {
   double v[6];
   if (!numbers(value, v, 6))
     return;
   *l = (dlp_rma_link){v[0], v[1], v[2], v[3], v[4], v[5]};
-  th.rma.from = "file";
+  th.rma.from = from;
 }
 
+/* a line of the tuning file, or of the host's (ctx: where it is from) */
 static void file_key(void *ctx, const char *name, const char *value)
 {
-  (void)ctx;
+  const char *from = ctx;
   size_t v;
   if (strcmp(name, "pipeline_chunk") == 0) {
     if (dli_parse_bytes(value, &v) && v >= 1 && v <= MAX_CHUNK) {
       th.chunk = v;
-      th.chunk_from = "file";
+      th.chunk_from = from;
     }
   } else if (strcmp(name, "direct_block") == 0) {
     if (dli_parse_bytes(value, &v) && v >= 1) {
       th.direct_block = v;
-      th.direct_from = "file";
+      th.direct_from = from;
     }
   } else if (strcmp(name, "coll_block") == 0) {
     if (dli_parse_bytes(value, &v) && v >= 1) {
       th.coll_block = v;
-      th.coll_from = "file";
+      th.coll_from = from;
     }
   } else if (strcmp(name, "defer_bytes") == 0) {
     if (dli_parse_bytes(value, &v)) {
       th.defer_bytes = v;
-      th.defer_from = "file";
+      th.defer_from = from;
+    }
+  } else if (strcmp(name, "sparse_span") == 0) {
+    double r;
+    if (numbers(value, &r, 1)) {
+      th.sparse_span = r;
+      th.sparse_from = from;
     }
   } else if (strcmp(name, "rma_put") == 0) {
-    rma_link(&th.rma.put, value);
+    rma_link(&th.rma.put, value, from);
   } else if (strcmp(name, "rma_get") == 0) {
-    rma_link(&th.rma.get, value);
+    rma_link(&th.rma.get, value, from);
   } else if (strcmp(name, "rma_land") == 0) {
     double v[2];
     if (numbers(value, v, 2)) {
       th.rma.land_L = v[0];
       th.rma.land_G = v[1];
       th.rma.land_set = true;
-      th.rma.from = "file";
+      th.rma.from = from;
     }
   } else if (strcmp(name, "rma_pack") == 0) {
     double v[3];
@@ -171,7 +178,8 @@ static void load(void)
   const dl_tune *t = dl_tune_get();
   const char *machine = t->l2 ? "caches" : "default";
   th = (dlp_thresholds){.chunk_from = machine, .direct_from = machine,
-                        .coll_from = "default", .defer_from = "default"};
+                        .coll_from = "default", .defer_from = "default",
+                        .sparse_from = "default"};
   /* a pipeline ring of four chunks stays in one core's L2 */
   th.chunk = t->l2 ? clamp(t->l2 / 4, 64 * KIB, 4 * MIB) : 256 * KIB;
   /* a block of half the L2 or more is out of cache by the time its packed
@@ -182,16 +190,10 @@ static void load(void)
      gain on its one message (doc/tuning.md) */
   th.defer_bytes = 2 * KIB;
   th.rma = default_rma;
-  const dlp_rma_model *h = dlp_host_rma();
-  if (h) {                    /* the host's links; packing is dataloop's */
-    th.rma.put = h->put;
-    th.rma.get = h->get;
-    th.rma.land_L = h->land_L;
-    th.rma.land_G = h->land_G;
-    th.rma.land_set = h->land_set;
-    th.rma.from = h->from;
-  }
-  dli_tune_file_each(file_key, NULL);
+  const char *host = dlp_host_tuning();
+  if (host)
+    dli_tune_lines_each(host, file_key, (void *)dlp_host_name());
+  dli_tune_file_each(file_key, (void *)"file");
   if (!th.rma.land_set) {     /* a file of before rma_land, or none */
     th.rma.land_L = th.rma.put.L;
     th.rma.land_G = th.rma.put.G;
@@ -263,6 +265,18 @@ int dlp_route_for(size_t bytes, size_t mean_block)
   return mean_block >= dlp_th()->direct_block ? DLP_R_BLOCKS : DLP_R_PACK;
 }
 
+bool dlp_sparse(const dlp_data *d)
+{
+  double r = dlp_th()->sparse_span;
+  dl_aint lb, ext, tlb, text;
+  if (r <= 0 || d->dense || d->bytes == 0 || dl_type_extent(d->t, &lb, &ext) ||
+      dl_type_true_extent(d->t, &tlb, &text))
+    return false;
+  double span = (double)text + (double)(d->count - 1) * (double)(ext < 0 ? -ext : ext);
+  size_t l2 = dl_tune_get()->l2;
+  return span >= r * (double)d->bytes && span > (double)(l2 ? l2 : MIB);
+}
+
 bool dlp_mpich_wins(size_t bytes, size_t mean_block, dl_count fanout)
 {
   const struct dlp_point *p = nearest(&dlp_th()->mpich, bytes, mean_block);
@@ -298,7 +312,9 @@ void dlp_thresholds_print(FILE *f)
           t->direct_from);
   fprintf(f, "coll_block      ");
   dli_tune_print_bytes(f, t->coll_block);
-  fprintf(f, "\t# %s; DL_COLL_BLOCK overrides\ndefer_bytes     ", t->coll_from);
+  fprintf(f, "\t# %s; DL_COLL_BLOCK overrides\nsparse_span     %g\t# %s\n", t->coll_from,
+          t->sparse_span, t->sparse_from);
+  fprintf(f, "defer_bytes     ");
   dli_tune_print_bytes(f, t->defer_bytes);
   fprintf(f, "\t# %s; DL_DEFER_BYTES overrides (0: every type decoded at its first "
           "use)\n", t->defer_from);

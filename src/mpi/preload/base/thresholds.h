@@ -53,7 +53,11 @@ typedef struct dlp_thresholds {
   size_t defer_bytes;    /* messages up to this long of a derived type's
                             first use go to MPICH as made (defer.c; 0:
                             none) */
-  const char *chunk_from, *direct_from, *coll_from, *defer_from;
+  double sparse_span;    /* data spread over at least this many times its
+                            bytes, and over more than the L2, goes to the
+                            host's engine where it places it (0: never;
+                            dlp_sparse) */
+  const char *chunk_from, *direct_from, *coll_from, *defer_from, *sparse_from;
   dlp_rma_model rma;     /* rma_put, rma_get, rma_pack */
 } dlp_thresholds;
 /* read once: the machine's caches, the tuning file, the environment */
@@ -70,6 +74,10 @@ DLI_HIDDEN int dlp_route_for(size_t bytes, size_t mean_block);
    fan-out it did, measured at fan-outs 8 times apart; a type's counts up
    to the geometric middle to the next */
 DLI_HIDDEN bool dlp_mpich_wins(size_t bytes, size_t mean_block, dl_count fanout);
+/* whether d lies sparse by sparse_span: packing and unpacking it each
+   meet a miss per block, which an engine that moves a message piece by
+   piece overlaps on the two sides and packing whole does not */
+DLI_HIDDEN bool dlp_sparse(const dlp_data *d);
 /* prints them as tuning file lines */
 DLI_HIDDEN void dlp_thresholds_print(FILE *f);
 

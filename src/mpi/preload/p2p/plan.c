@@ -136,7 +136,8 @@ static int pick(const dlp_data *d, plan *p, size_t nblocks)
     return DLP_R_PACK;
   if (want < 0) {
     want = dlp_route_for(d->bytes, d->bytes / nblocks);
-    if (d->engine_ok && dlp_mpich_wins(d->bytes, d->bytes / nblocks, d->fanout))
+    if (d->engine_ok && (dlp_mpich_wins(d->bytes, d->bytes / nblocks, d->fanout) ||
+                         dlp_sparse(d)))
       want = DLP_R_MPICH;
   }
   if (want == DLP_R_MPICH && !d->engine_ok)

@@ -5,13 +5,14 @@
  *                L + m * o + m * b * G
  *   derived      one put (get) of n = k * b bytes whose target is k blocks
  *                of b bytes, then the flush: L + ot + n * Gt + k * ht
- *   landing      a message of b bytes answered by an empty one:
- *                land_L + b * land_G (relative errors weighed)
+ *   landing      m messages of b bytes, the last answered by an empty
+ *                one: c + m * land_L + m * b * land_G (relative errors
+ *                weighed)
  *   packing      dl_pack of k blocks of b bytes: k * pb + n * pn; and of
  *                16384 doubles spread over four times the last-level cache
  *                (at least 64 MiB): k * (pb + pf) + n * pn
  * Rank 0 is the origin, MPICH's own calls (PMPI_) move the data, rank 1
- * answers the landing's messages, then waits in a barrier (where MPICH
+ * takes the landings' messages, then waits in a barrier (where MPICH
  * progresses its side). */
 #include <stdlib.h>
 #include <string.h>
@@ -178,25 +179,29 @@ static void link_fit(const rig *g, bool get, dlp_rma_link *l, FILE *csv, bool sm
          get ? "get" : "put", l->ot, l->Gt, l->ht, r2);
 }
 
-/* what a landing's message costs (landing.c sends it with MPI_Isend and
-   the target finds it with MPI_Improbe): round trips of a message of b
-   bytes, answered with an empty one, fit as L + G b. L is the whole round
-   trip's: a landing past the first waits for the target to come round to
-   it, as the answer does. Both ranks: rank 1 answers until an empty
+/* what a landing costs (landing.c sends each with MPI_Isend as it is
+   packed, and the target's fence finds them one by one with MPI_Improbe
+   and MPI_Mrecv): batches of m messages of b bytes sent back to back and
+   taken so, the last answered with an empty one, fit as c + m L + m b G
+   (c: the answer's trip). Both ranks: rank 1 takes them until an empty
    message of TAG_END */
-enum { TAG_MSG = 1, TAG_END = 2 };
+enum { TAG_MSG = 1, TAG_LAST = 2, TAG_END = 3 };
+#define MAX_BATCH 256
 
-static double trips_ns(const rig *g, char *buf, size_t b)
+static double batch_ns(const rig *g, char *buf, size_t b, size_t m)
 {
   double v[32];
+  MPI_Request rq[MAX_BATCH];
+  MPI_Status sts[MAX_BATCH];
   for (int r = 0; r < g->reps; r++) {
     long times = 0;
     double t0 = bench_now(), el;
     do {
-      MPI_Request rq;
-      PMPI_Isend(buf, (int)b, MPI_BYTE, 1, TAG_MSG, MPI_COMM_WORLD, &rq);
+      for (size_t i = 0; i < m; i++)
+        PMPI_Isend(buf + (i * b) % ((size_t)4 << 20), (int)b, MPI_BYTE, 1,
+                   i + 1 == m ? TAG_LAST : TAG_MSG, MPI_COMM_WORLD, &rq[i]);
       PMPI_Recv(NULL, 0, MPI_BYTE, 1, TAG_MSG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      PMPI_Wait(&rq, MPI_STATUS_IGNORE);
+      PMPI_Waitall((int)m, rq, sts);
       times++;
     } while ((el = bench_now() - t0) < g->run_s / 4);
     v[r] = el / (double)times * 1e9;
@@ -205,50 +210,55 @@ static double trips_ns(const rig *g, char *buf, size_t b)
   return v[g->reps / 2];
 }
 
-static const size_t mb[] = {4096, 65536, 524288, 4194304};
+static const struct {
+  size_t b, m;
+} lb[] = {{4096, 1}, {4096, 32}, {4096, 256}, {65536, 1}, {65536, 16},
+          {524288, 1}, {524288, 4}, {4194304, 1}};
 
 static void land_fit(const rig *g, int rank, dlp_rma_model *md, FILE *csv, bool smoke)
 {
-  char *buf = malloc(mb[N(mb) - 1]);
+  char *buf = malloc((size_t)8 << 20);
   if (rank == 1) {
     for (;;) {
       MPI_Message m;
       MPI_Status st;
-      int n = 0;
-      PMPI_Mprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &m, &st);
+      int n = 0, here = 0;
+      while (!here)
+        PMPI_Improbe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &here, &m, &st);
       PMPI_Get_count(&st, MPI_BYTE, &n);
       PMPI_Mrecv(buf, n, MPI_BYTE, &m, MPI_STATUS_IGNORE);
       if (st.MPI_TAG == TAG_END)
         break;
-      PMPI_Send(NULL, 0, MPI_BYTE, 0, TAG_MSG, MPI_COMM_WORLD);
+      if (st.MPI_TAG == TAG_LAST)
+        PMPI_Send(NULL, 0, MPI_BYTE, 0, TAG_MSG, MPI_COMM_WORLD);
     }
     free(buf);
     return;
   }
-  memset(buf, 1, mb[N(mb) - 1]);
+  memset(buf, 1, (size_t)8 << 20);
   pt p[MAXPTS];
   int n = 0;
-  for (size_t i = 0; i < N(mb); i++) {
-    if (smoke && mb[i] > 65536)
+  for (size_t i = 0; i < N(lb); i++) {
+    if (smoke && (lb[i].b > 65536 || lb[i].m > 32))
       continue;
-    double y = trips_ns(g, buf, mb[i]);
+    double y = batch_ns(g, buf, lb[i].b, lb[i].m), m = (double)lb[i].m;
     /* each point divided by its time: the fit weighs relative errors, so
        that the largest message does not drown the latency */
-    p[n] = (pt){{1 / y, (double)mb[i] / y, 0}, 1, mb[i], 1};
+    p[n] = (pt){{1 / y, m / y, m * (double)lb[i].b / y}, 1, lb[i].b, lb[i].m};
     n++;
   }
   PMPI_Send(NULL, 0, MPI_BYTE, 1, TAG_END, MPI_COMM_WORLD);
   free(buf);
   double c[3];
   fit3(p, n, c);
-  md->land_L = c[0];
-  md->land_G = c[1];
+  md->land_L = c[1];
+  md->land_G = c[2];
   md->land_set = true;
   for (int i = 0; i < n; i++)
-    fprintf(csv, "land,message,%zu,1,%.0f,%.0f\n", p[i].b, 1 / p[i].x[0],
-            c[0] + c[1] * (double)p[i].b);
-  printf("  a landing's message: L %.0f ns, G %.4f ns/B (round trips)\n", md->land_L,
-         md->land_G);
+    fprintf(csv, "land,messages,%zu,%zu,%.0f,%.0f\n", p[i].b, p[i].k, 1 / p[i].x[0],
+            c[0] + (c[1] + c[2] * (double)p[i].b) * (double)p[i].k);
+  printf("  a landing: L %.0f ns, G %.4f ns/B (batches of messages; the answer %.0f ns)\n",
+         md->land_L, md->land_G, c[0]);
 }
 
 /* median ns of dl_pack of t at src (n bytes) over g->reps runs */

@@ -481,11 +481,15 @@ int dlp_landing_fence(dlp_landing *l, int assert)
   int err = MPI_SUCCESS, parity = (int)(l->epoch & 1);
   while (rc == MPI_SUCCESS &&
          (!summed || got[0] < mine[0] || got[1] < mine[1] || l->left > 0)) {
+    /* the counts first: an epoch that landed nothing here then ends
+       without a probe (each one a pass of the host's progress) */
+    if (!summed && (rc = dlp_tally_test(l->tally, mine, &summed)) != MPI_SUCCESS)
+      break;
     for (int k = 0; k < 3 && rc == MPI_SUCCESS; k++) {
       MPI_Message m;
       MPI_Status st;
       int here = 0;
-      if (k < 2 && summed && got[k] == mine[k])
+      if ((k < 2 && summed && got[k] == mine[k]) || (k == 2 && l->left == 0))
         continue;
       rc = PMPI_Improbe(MPI_ANY_SOURCE, tags[k] + parity, l->comm, &here, &m, &st);
       if (rc == MPI_SUCCESS && here) {
@@ -495,8 +499,6 @@ int dlp_landing_fence(dlp_landing *l, int assert)
           got[k]++;
       }
     }
-    if (rc == MPI_SUCCESS && !summed)
-      rc = dlp_tally_test(l->tally, mine, &summed);
     if (err && l->left > 0 && summed && got[0] == mine[0] && got[1] == mine[1])
       break;         /* a reply that failed leaves bytes that never come */
   }

@@ -248,6 +248,14 @@ START_TEST(sparse_to_the_engine)
   ck_assert(dlp_th()->sparse_span == 16);
   tuning("sparse_span 16 2\nsparse_span x\nsparse_span -1\n");
   ck_assert(dlp_th()->sparse_span == 0);
+  /* DL_DIRECT_BLOCK decides alone */
+  tuning("sparse_span 16\n");
+  setenv("DL_DIRECT_BLOCK", "1M", 1);
+  dlp_thresholds_reload();
+  ck_assert_int_eq(route_of(1, big, false, false), P);
+  unsetenv("DL_DIRECT_BLOCK");
+  dlp_thresholds_reload();
+  dlp_plans_free();
   /* forced routes stay forced */
   tuning("sparse_span 16\n");
   dlp_configure_strategy(DLP_R_PACK);

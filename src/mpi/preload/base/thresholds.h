@@ -76,7 +76,8 @@ DLI_HIDDEN int dlp_route_for(size_t bytes, size_t mean_block);
 DLI_HIDDEN bool dlp_mpich_wins(size_t bytes, size_t mean_block, dl_count fanout);
 /* whether d lies sparse by sparse_span: packing and unpacking it each
    meet a miss per block, which an engine that moves a message piece by
-   piece overlaps on the two sides and packing whole does not */
+   piece overlaps on the two sides and packing whole does not (never
+   where DL_DIRECT_BLOCK decides alone) */
 DLI_HIDDEN bool dlp_sparse(const dlp_data *d);
 /* prints them as tuning file lines */
 DLI_HIDDEN void dlp_thresholds_print(FILE *f);

@@ -269,8 +269,8 @@ bool dlp_sparse(const dlp_data *d)
 {
   double r = dlp_th()->sparse_span;
   dl_aint lb, ext, tlb, text;
-  if (r <= 0 || dlp_th()->direct_env || d->dense || d->bytes == 0 || dl_type_extent(d->t, &lb, &ext) ||
-      dl_type_true_extent(d->t, &tlb, &text))
+  if (r <= 0 || dlp_th()->direct_env || d->dense || d->bytes == 0 ||
+      dl_type_extent(d->t, &lb, &ext) || dl_type_true_extent(d->t, &tlb, &text))
     return false;
   double span = (double)text + (double)(d->count - 1) * (double)(ext < 0 ? -ext : ext);
   size_t l2 = dl_tune_get()->l2;

@@ -33,7 +33,7 @@ typedef struct dlp_rma_model {
                               window's communicator, found by the target's
                               probe, L + G * bytes; without a line of its
                               own the put's L and G */
-  bool land_set;           /* rma_land given */
+  bool land_set;           /* rma_land given (file or host) */
   double pb, pn;           /* packing: per block, per byte */
   double pf;               /* and per block more where a layout's blocks lie
                               far apart (dlp_rma_shape) */
@@ -58,7 +58,7 @@ typedef struct dlp_thresholds {
                             host's engine where it places it (0: never;
                             dlp_sparse) */
   const char *chunk_from, *direct_from, *coll_from, *defer_from, *sparse_from;
-  dlp_rma_model rma;     /* rma_put, rma_get, rma_pack */
+  dlp_rma_model rma;     /* rma_put, rma_get, rma_land, rma_pack */
 } dlp_thresholds;
 /* read once: the machine's caches, the tuning file, the environment */
 DLI_HIDDEN const dlp_thresholds *dlp_th(void);

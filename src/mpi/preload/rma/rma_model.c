@@ -68,7 +68,7 @@ static double cost(const dlp_rma_link *l, const dlp_rma_model *md, const dlp_rma
    contiguous message and unpacked there block by block while the next is
    packed: the slowest of the three stages sets the pace, the others add
    their share of one chunk, and each chunk past the first a round trip
-   (L: a message of a landing's size moves once the target, busy
+   (land_L: a message of a landing's size moves once the target, busy
    unpacking, polls for it). A get the other way round, after its request
    went there (one more latency) */
 static double land_time(const dlp_rma_model *md, const dlp_rma_link *l, double L0,

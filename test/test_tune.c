@@ -246,6 +246,37 @@ START_TEST(file_then_environment)
 }
 END_TEST
 
+/* lines of text (a host's tuning lines) read as a file's: comments,
+   blanks and '=' as there, the last line without its newline, a line
+   past the buffer cut, not run over */
+static void collect(void *ctx, const char *name, const char *value)
+{
+  char *out = ctx;
+  size_t n = strlen(out);
+  snprintf(out + n, 1024 - n, "[%s|%s]", name, value);
+}
+
+START_TEST(lines_as_a_file)
+{
+  char out[1024] = "";
+  dli_tune_lines_each("# a comment\n\n  a = 1  # why\nb\t2 3\nc", collect, out);
+  ck_assert_str_eq(out, "[a|1][b|2 3][c|]");
+  out[0] = '\0';
+  dli_tune_lines_each(NULL, collect, out);
+  dli_tune_lines_each("", collect, out);
+  ck_assert_str_eq(out, "");
+  char long_line[800];
+  memset(long_line, 'x', sizeof(long_line) - 1);
+  long_line[sizeof(long_line) - 1] = '\0';
+  memcpy(long_line, "k ", 2);
+  memcpy(long_line + 700, "\nz 9", 5);
+  dli_tune_lines_each(long_line, collect, out);
+  /* 511 bytes of the first line kept: "k", a blank, 509 of its value */
+  ck_assert_uint_eq(strlen(out), strlen("[k|]") + 509 + strlen("[z|9]"));
+  ck_assert_str_eq(out + strlen(out) - 5, "[z|9]");
+}
+END_TEST
+
 START_TEST(nt_copy_bytes)
 {
   /* every length and alignment around the 16-byte stores and 64-byte
@@ -317,6 +348,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, from_the_machine);
   tcase_add_test(tc, from_injected_topologies);
   tcase_add_test(tc, file_then_environment);
+  tcase_add_test(tc, lines_as_a_file);
   tcase_add_test(tc, nt_copy_bytes);
   tcase_add_test(tc, nt_copy_fires);
   return test_run("tune", tc, false);

@@ -66,7 +66,7 @@ same_bad() {
 # the truncated one, and each rank a sendrecv and a sendrecv_replace; a
 # pack and an unpack each way of packing, on each rank; the long
 # messages stream in pipeline mode (in chunks of 64 KiB: the default
-# chunk is a quarter of the L2, as long as they on some machines)
+# chunk, a quarter of the L2, is as long as they are on some machines)
 pre="-x LD_PRELOAD=$lib -x DL_STATS_FILE=$work/stats"
 run default $pre -x DL_PIPELINE=0
 same_bad

@@ -7,21 +7,22 @@
 
 #define NOT_TRIED "not tried on Open MPI yet: the workaround is kept"
 
-/* what its calls cost where no tuning file says (doc/mpi.md, "Open MPI"):
+/* what its calls cost where no tuning file says (doc/mpi.md, "Open MPI";
+   doc/rma.md has where each figure comes from):
    - its engine moves a noncontiguous message through shared memory in
      fragments, the sender packing one while the receiver unpacks the one
      before: where every block is a miss on both sides (faces of single
      doubles of a large cube) that beats packing whole, which cannot
      overlap the two (sparse_span);
-   - blocks of 64 KiB and more it sends as they lie at memory speed,
-     where a packed message of many MiB goes by its single-copy
-     mechanism, slower (direct_block);
+   - large blocks it sends as they lie at memory speed, where a packed
+     message of many MiB goes by its single-copy mechanism, slower
+     (direct_block);
    - one-sided operations onto a derived target type cost about what
-     contiguous ones do (its engine walks the type where the data lands,
-     where MPICH ships it first for 150 us), and a landing's message some
-     2 us more than a put: dataloop-tune-openmpi's fit (doc/rma.md); but
-     each block of a type 8 ns, as its own puts of irregular layouts took,
-     not the 0.6 ns the tune's vectors give */
+     contiguous ones do, as its engine walks the type where the data
+     lands (MPICH ships the type first), and a landing's message a little
+     more than a put: dataloop-tune-openmpi's fit; but each block of a
+     type what its own puts of irregular layouts paid, which the tune's
+     vectors understate */
 static const char tuning[] =
   "sparse_span 16\n"
   "direct_block 64K\n"

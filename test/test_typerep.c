@@ -52,6 +52,13 @@ START_TEST(fields)
       ck_assert_msg(got == (want < cap ? want : cap), "runs up to %lld: %lld, model %lld: "
                     CASE_FMT, (long long)cap, (long long)got, (long long)want,
                     CASE_ARGS(&c));
+      /* estimated past the cap: the count below it, at least the cap
+         past it, and never more than the element's bytes */
+      dl_count est;
+      ck_assert_int_eq(dli_tr_runs_estimate(c.rt.t, cap, &est), DL_OK);
+      ck_assert_msg(want < cap ? est == want : est >= cap && est <= (size < 1 ? 1 : size),
+                    "runs estimated past %lld: %lld, model %lld: " CASE_FMT, (long long)cap,
+                    (long long)est, (long long)want, CASE_ARGS(&c));
     }
     free(one);
     free(two);
@@ -61,6 +68,30 @@ START_TEST(fields)
   dl_count got = 0;
   ck_assert_int_eq(dli_tr_runs(NULL, 5, &got), DL_ERR_ARG);
   ck_assert_int_eq(got, 5);
+  ck_assert_int_eq(dli_tr_runs_estimate(NULL, 5, &got), DL_ERR_ARG);
+  ck_assert_int_eq(got, 5);
+  /* a layout of one pattern: its count exactly, however far past the cap
+     (a vector of 262,144 blocks counted up to 1,000; 100 copies of a
+     vector of 2,621 blocks, apart, and one more block after them) */
+  dl_type *i32 = dl_builtin(DL_INT32), *v, *w, *h, *st;
+  ck_assert_int_eq(dl_type_vector(262144, 1, 2, i32, &v), DL_OK);
+  ck_assert_int_eq(dl_type_commit(v), DL_OK);
+  ck_assert_int_eq(dli_tr_runs_estimate(v, 1000, &got), DL_OK);
+  ck_assert_int_eq(got, 262144);
+  ck_assert_int_eq(dli_tr_runs(v, 1000, &got), DL_OK);
+  ck_assert_int_eq(got, 1000);
+  ck_assert_int_eq(dl_type_vector(2621, 1, 2, i32, &w), DL_OK);
+  ck_assert_int_eq(dl_type_hvector(100, 1, 2621 * 8, w, &h), DL_OK);
+  dl_type *ty[2] = {h, i32};
+  ck_assert_int_eq(dl_type_struct(2, (dl_count[]){1, 1}, (dl_aint[]){0, 2621 * 8 * 100}, ty,
+                                  &st), DL_OK);
+  ck_assert_int_eq(dl_type_commit(st), DL_OK);
+  ck_assert_int_eq(dli_tr_runs_estimate(st, 1000, &got), DL_OK);
+  ck_assert_int_eq(got, 262101);
+  dl_type_free(&v);
+  dl_type_free(&w);
+  dl_type_free(&h);
+  dl_type_free(&st);
 }
 END_TEST
 

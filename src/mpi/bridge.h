@@ -40,8 +40,9 @@ DLI_HIDDEN int dli_type_from_mpi_info(MPI_Datatype dt, dl_type **out,
    per-call paths); NULL otherwise (ask dli_type_from_mpi_info) */
 DLI_HIDDEN dl_type *dli_type_recent(MPI_Datatype dt);
 /* the contiguous runs of one element of a type dli_type_from_mpi_info
-   decoded (1 for a predefined one), counted once and kept, at most
-   DLI_MPI_BLOCKS_CAP (also the answer for a type not decoded) */
+   decoded (1 for a predefined one), counted once and kept: up to
+   DLI_MPI_BLOCKS_CAP, past it estimated from the bytes those cover
+   (dli_tr_runs_estimate); DLI_MPI_BLOCKS_CAP for a type not decoded */
 #define DLI_MPI_BLOCKS_CAP ((dl_count)1 << 16)
 DLI_HIDDEN dl_count dli_mpi_blocks(MPI_Datatype dt);
 /* whether dt is one constructor over predefined types only (none of

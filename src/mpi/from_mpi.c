@@ -571,7 +571,7 @@ dl_count dli_mpi_blocks(MPI_Datatype dt)
     return DLI_MPI_BLOCKS_CAP;
   dl_count n = e->blocks;
   if (n < 0) {
-    dli_tr_runs(e->t, DLI_MPI_BLOCKS_CAP, &n);   /* the cap when not listed */
+    dli_tr_runs_estimate(e->t, DLI_MPI_BLOCKS_CAP, &n);   /* the cap when not listed */
     e->blocks = n;       /* another thread may count it too: the same */
   }
   return n;

@@ -29,6 +29,11 @@ DLI_TR_HIDDEN int dli_tr_fields_of(const dl_type *t, dli_tr_fields *f);
 /* the contiguous runs of one element of t (at least 1), counted until cap
    (>= 1) is reached; a listing that fails returns its code, *runs cap */
 DLI_TR_HIDDEN int dli_tr_runs(const dl_type *t, dl_count cap, dl_count *runs);
+/* as dli_tr_runs, but past cap all of them estimated from the stream bytes
+   the first cap cover (exact where the element repeats one pattern), at
+   most DLI_TR_RUNS_MAX */
+#define DLI_TR_RUNS_MAX ((dl_count)1 << 50)
+DLI_TR_HIDDEN int dli_tr_runs_estimate(const dl_type *t, dl_count cap, dl_count *runs);
 
 /* Packed bytes [first, first + max) of (buf, count, t) to out, clipped to
    the stream's end; *done = bytes packed. A range that starts where an
@@ -68,9 +73,10 @@ DLI_TR_HIDDEN bool dli_tr_cursor_batch(dli_tr_cursor *c, size_t max, const int64
 
 /* the blocks of stream bytes [first, end) of s, counted until cap is
    reached (then at least cap); cap when they cannot be listed, and then
-   *rc (when not NULL) says why (else DL_OK) */
+   *rc (when not NULL) says why (else DL_OK); *upto (when not NULL): the
+   stream byte the counted blocks end at (end when all were counted) */
 DLI_TR_HIDDEN size_t dli_tr_count_blocks(dl_segment *s, size_t first, size_t end,
-                                         size_t cap, int *rc);
+                                         size_t cap, int *rc, size_t *upto);
 
 /* iovec entries of packed bytes [first, first + max_bytes) of
    (buf, count, t), at most max_iov; *n entries, *bytes covered (a full

@@ -56,15 +56,18 @@ bool dli_tr_cursor_batch(dli_tr_cursor *c, size_t max, const int64_t **off,
   return true;
 }
 
-size_t dli_tr_count_blocks(dl_segment *s, size_t first, size_t end, size_t cap, int *rc)
+size_t dli_tr_count_blocks(dl_segment *s, size_t first, size_t end, size_t cap, int *rc,
+                           size_t *upto)
 {
   dli_tr_cursor c;
   dli_tr_cursor_start(&c, s, first, end);
   const int64_t *off, *len;
-  size_t n = 0, got, last;
+  size_t n = 0, got, last = first;
   while (n < cap && dli_tr_cursor_batch(&c, 0, &off, &len, &got, &last))
     n += got;
   if (rc)
     *rc = c.rc;
+  if (upto)
+    *upto = n < cap ? end : last;
   return c.rc == DL_OK ? n : cap;
 }

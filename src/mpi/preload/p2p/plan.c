@@ -88,7 +88,7 @@ static size_t count_blocks(const dlp_data *d, size_t cap)
   dl_segment *s;
   if (dl_segment_create(NULL, d->count, d->t, &s) != DL_OK)
     return cap;
-  size_t n = dli_tr_count_blocks(s, 0, d->bytes, cap, NULL);
+  size_t n = dli_tr_count_blocks(s, 0, d->bytes, cap, NULL, NULL);
   dl_segment_free(&s);
   return n ? n : 1;
 }

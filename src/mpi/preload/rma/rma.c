@@ -68,13 +68,13 @@ static bool in_window(const rma *x, MPI_Aint size)
 /* ---- choosing ---- */
 
 /* the contiguous blocks of d: its elements' runs times its count (runs
-   of neighbouring elements that merge counted apart), capped */
+   of neighbouring elements that merge counted apart), at most 2^50 */
 static size_t blocks_of(const dlp_data *d)
 {
   if (d->dense)
     return 1;
   double n = (double)dli_mpi_blocks(d->dt) * (double)d->count;
-  return n > (double)DLI_MPI_BLOCKS_CAP ? (size_t)DLI_MPI_BLOCKS_CAP : (size_t)n;
+  return n > 0x1p50 ? (size_t)1 << 50 : (size_t)n;
 }
 
 /* whether d's k blocks lie far apart: a cache line or more each, spread

@@ -199,15 +199,17 @@ typedef struct batch {
 
 #define SLICE 64       /* each landing's slice starts on a cache line */
 
-/* a batch for n stream bytes in landings of chunk bytes, each carrying at
-   most tlen bytes of type; tracked as a send, so that it goes back once
-   every send from it is complete */
-static int batch_open(dlp_landing *l, batch *b, size_t n, size_t chunk, size_t tlen)
+/* a batch for n stream bytes in landings of chunk bytes, the first (every
+   one: every) carrying tlen bytes of type; tracked as a send, so that it
+   goes back once every send from it is complete */
+static int batch_open(dlp_landing *l, batch *b, size_t n, size_t chunk, size_t tlen,
+                      bool every)
 {
-  size_t m = n / chunk + (n % chunk != 0), each, size;
+  size_t m = n / chunk + (n % chunk != 0), heads, types, size;
   *b = (batch){0};
-  if (__builtin_add_overflow(sizeof(header) + SLICE, pad16(tlen), &each) ||
-      __builtin_mul_overflow(m, each, &each) || __builtin_add_overflow(each, n, &size))
+  if (__builtin_mul_overflow(m, sizeof(header) + SLICE, &heads) ||
+      __builtin_mul_overflow(every ? m : 1, pad16(tlen), &types) ||
+      __builtin_add_overflow(heads, types, &size) || __builtin_add_overflow(size, n, &size))
     return MPI_ERR_INTERN;
   if (!(b->buf = dlp_stage_get(size)))
     return MPI_ERR_NO_MEM;
@@ -317,7 +319,8 @@ int dlp_land(dlp_landing *l, int rank, MPI_Aint off, const dlp_data *o, const dl
   batch b = {0};
   if (!known)
     dl_type_serialize(t->t, NULL, 0, &tlen);
-  if (t->bytes && (rc = batch_open(l, &b, t->bytes, chunk, tlen)) != MPI_SUCCESS && number)
+  if (t->bytes && (rc = batch_open(l, &b, t->bytes, chunk, tlen, !number)) != MPI_SUCCESS &&
+      number)
     l->types[number - 1].at[rank] &= (unsigned char)~KIND_PUT;   /* nothing went */
   for (size_t a = 0; rc == MPI_SUCCESS && a < t->bytes; a += h.len) {
     h.first = a;
@@ -463,7 +466,7 @@ static int serve_get(dlp_landing *l, int origin, const char *msg, size_t len)
   header r = {.id = h.id};
   batch b = {0};
   if (rc == MPI_SUCCESS && n)
-    rc = batch_open(l, &b, n, chunk, 0);
+    rc = batch_open(l, &b, n, chunk, 0, false);
   for (; rc == MPI_SUCCESS && a < n; a += r.len) {
     r.first = a;
     r.len = n - a < chunk ? n - a : chunk;

@@ -16,17 +16,8 @@
 # run's (Open MPI judges them). Built here with
 # mpifort.openmpi (skipped without it); two processes are not run under
 # Valgrind.
-b=${top_builddir:-.}
-s=${srcdir:-.}
-lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload-openmpi.so
-[ -n "$DL_VALGRIND" ] && { echo "two-process test: not under valgrind"; exit 77; }
-[ -n "$MPIEXEC_OMPI" ] || { echo "no mpiexec.openmpi found by configure"; exit 77; }
-[ -f "$lib" ] || { echo "no $lib (configured without Open MPI or --disable-shared?)"; exit 77; }
+. "${srcdir:-.}/test/openmpi-ranks.sh" fortran
 command -v mpifort.openmpi >/dev/null 2>&1 || { echo "no mpifort.openmpi"; exit 77; }
-OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-work=$(mktemp -d /tmp/dl-fortran-XXXXXX)
-trap 'rm -rf "$work"' EXIT
 for p in f_p2p f_rma f_coll; do
   mpifort.openmpi -O1 -J "$work" -o "$work/$p" "$s/test/fortran/$p.f90" ||
     { echo "FAILED: mpifort.openmpi could not build $p.f90" >&2; exit 1; }

@@ -33,4 +33,17 @@ smoke
 ranks_run pipeline $pre -x DL_PIPELINE=1 -x DL_PIPELINE_CHUNK=64K
 ranks_same
 served coll 28
+# on 3 ranks (slabs of unequal thickness: each peer's subarrays differ;
+# 14 transposes a rank, as on 2) and on 4 (a 2 x 2 grid of pencils where
+# mpi4py-fft chooses: transposes within rows and columns, on
+# subcommunicators; 24 a rank), plainly and preloaded
+for ranks in 3 4; do
+  ranks_run plain$ranks
+  n=$(grep -c ' round trip ok ' "$work/plain$ranks")
+  [ "$n" -eq $((8 * ranks)) ] ||
+    { echo "FAILED: plain$ranks: $n of $((8 * ranks)) round trips right" >&2; exit 1; }
+  ranks_run default$ranks $pre -x DL_PIPELINE=0
+  ranks_same plain$ranks
+  served coll $((ranks == 3 ? 42 : 96))
+done
 echo "ok"

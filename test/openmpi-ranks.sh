@@ -5,9 +5,10 @@
 # exit; $1 names it). For a program that writes its lines to a file per
 # rank (the launcher's forwarding of the ranks' standard output may
 # interleave them mid-line): ranks_run MODE [mpiexec options] runs $prog
-# (after $runner, if set) with the file name $work/MODE as its argument,
-# and leaves rank 0's lines, then rank 1's, in $work/MODE; ranks_same
-# checks that $work/$m holds the plain run's.
+# (after $runner, if set) on $ranks ranks (default 2) with the file name
+# $work/MODE as its argument, and leaves the ranks' lines, rank 0's
+# first, in $work/MODE; ranks_same checks that $work/$m holds the lines
+# of $work/plain (or of the run named by $1).
 b=${top_builddir:-.}
 s=${srcdir:-.}
 lib=$(cd "$b" && pwd)/.libs/libdataloop-mpi-preload-openmpi.so
@@ -26,14 +27,19 @@ ranks_run() {
   rm -f "$work/stats" "$work/$m".*
   # shellcheck disable=SC2086  # $runner is empty or one word
   timeout 300 env -u LD_PRELOAD $MPIEXEC_OMPI --oversubscribe --mca mpi_yield_when_idle 1 \
-    -n 2 "$@" $runner "$prog" "$work/$m" >"$work/out" 2>&1
+    -n "${ranks:-2}" "$@" $runner "$prog" "$work/$m" >"$work/out" 2>&1
   rc=$?
   cat "$work/out"
-  [ $rc -eq 0 ] && [ -f "$work/$m.0" ] && [ -f "$work/$m.1" ] ||
-    { echo "FAILED: $m (exit $rc)" >&2; exit 1; }
-  cat "$work/$m.0" "$work/$m.1" >"$work/$m"
+  : >"$work/$m"
+  r=0
+  while [ $r -lt "${ranks:-2}" ]; do
+    [ $rc -eq 0 ] && [ -f "$work/$m.$r" ] || { echo "FAILED: $m (exit $rc)" >&2; exit 1; }
+    cat "$work/$m.$r" >>"$work/$m"
+    r=$((r + 1))
+  done
   echo "$m: $(wc -l <"$work/$m") lines"
 }
 ranks_same() {
-  diff "$work/plain" "$work/$m" || { echo "FAILED: $m: other answers than plainly" >&2; exit 1; }
+  diff "$work/${1:-plain}" "$work/$m" ||
+    { echo "FAILED: $m: other answers than plainly" >&2; exit 1; }
 }

@@ -1,4 +1,4 @@
-# Sourced by the scripts that run a program on 2 ranks of Open MPI,
+# Sourced by the scripts that run a program on a few ranks of Open MPI,
 # plainly and with $lib (libdataloop-mpi-preload-openmpi.so) preloaded:
 # skips (77) under Valgrind and without mpiexec.openmpi or the
 # interposer, lets Open MPI run as root, and makes $work (removed at

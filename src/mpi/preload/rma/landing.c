@@ -190,8 +190,8 @@ static int track(dlp_landing *l, void *stage, MPI_Request req)
 
 /* one staging buffer for all the landings (or replies) of an operation,
    in slices: a buffer per landing, past the few the staging pool keeps,
-   is a fresh allocation whose pages fault in while it is packed (under
-   Open MPI a put in 16 landings then packed at half speed) */
+   is a fresh allocation whose pages fault in while it is packed
+   (doc/rma.md, "Landing at the target") */
 typedef struct batch {
   char *buf;
   size_t size, used;

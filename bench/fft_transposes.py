@@ -39,7 +39,9 @@ for name, shape, dtype in PATTERNS:
     u[:] = np.random.default_rng(comm.rank).standard_normal(u.shape)
     u_hat = newDistArray(fft, True)
     fwd = fft.forward
-    # the forward's transposes: each moves one stage's output to the next's input
+    # the forward's transposes: each moves one stage's output to the next's
+    # input (mpi4py-fft's private attributes, as Debian 12's 2.0.4 names
+    # them: another version may not, and the run then fails, not lies)
     steps = list(zip(fwd._transfer, fwd._xfftn[:-1], fwd._xfftn[1:]))
 
     def transposes():

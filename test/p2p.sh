@@ -52,7 +52,8 @@ run $pre -genv DL_ADAPT 1 -genv DL_PIPELINE 1 -genv DL_PIPELINE_CHUNK 5000 \
     -genv DL_EXPECT_ROUTES pipeline,pack,blocks,mpich
 # a tuning file's route table decides (test_strategy checks which row and
 # point is nearest); the Flash-shaped message, which dataloop packs
-# interleaved, packs whatever the table says
+# interleaved, and the transpose's columns, whose walk turns back, pack
+# whatever the table says
 conf=$(mktemp /tmp/dl-p2p-tune-XXXXXX)
 for r in blocks:mpich mpich:blocks; do
   printf 'route@1M 1:%s 1M:%s\n' ${r%:*} ${r%:*} > "$conf"

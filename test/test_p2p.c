@@ -242,6 +242,23 @@ static void flash(buf *b)
   buf_make(b, "Flash", v, 1, (long)nvar * nb * nx * nx * nx, 8);
 }
 
+/* a transpose's columns: 128 columns of 128 complex doubles a row apart,
+   one after the other (256 KiB): a walk that turns back at every column,
+   which the automatic route packs whatever a tuning file's tables say */
+static void columns(buf *b)
+{
+  const int n = 128;
+  MPI_Datatype cx, col, colr, t;
+  MPI_Type_contiguous(2, MPI_DOUBLE, &cx);
+  MPI_Type_vector(n, 1, n, cx, &col);
+  MPI_Type_create_resized(col, 0, 16, &colr);
+  MPI_Type_contiguous(n, colr, &t);
+  MPI_Type_free(&cx);
+  MPI_Type_free(&col);
+  MPI_Type_free(&colr);
+  buf_make(b, "transpose columns", t, 1, 2L * n * n, 8);
+}
+
 /* struct {3 floats every 7, x200; 2 doubles every 5, x100; 13 chars},
    resized, 100 of them: about 400 KB with odd offsets */
 static void struct_of_vectors(buf *b, int count)
@@ -1459,8 +1476,8 @@ int main(int argc, char **argv)
   if (want)
     CHECK(preloaded == (strcmp(want, "1") == 0), "interposer %s, DL_EXPECT_PRELOAD=%s",
           preloaded ? "loaded" : "not loaded", want);
-  static const maker types[] = {face_xz, face_yz, flash, sv100, indexed, rs60k, sv3,
-                                dense, doubles};
+  static const maker types[] = {face_xz, face_yz, flash, columns, sv100, indexed, rs60k,
+                                sv3, dense, doubles};
   for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
     pingpong(types[i], 1 + (int)i);
   repeated();

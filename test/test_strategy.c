@@ -119,24 +119,24 @@ START_TEST(route_table_nearest)
          "route@1M 0:blocks\nroute@2M 64:pipeline\nroute@ 64:blocks\n");
   const dlp_thresholds *t = dlp_th();
   ck_assert_int_eq(t->route.rows, 2);
-  ck_assert_int_eq(dlp_route_for(128 * KIB, 64), P);
-  ck_assert_int_eq(dlp_route_for(100 * KIB, 3000), B);
-  ck_assert_int_eq(dlp_route_for(200 * KIB, 12 * KIB), M);
-  ck_assert_int_eq(dlp_route_for(1, 1), P);
-  ck_assert_int_eq(dlp_route_for(900 * KIB, 64 * KIB), M);   /* 128K's row */
-  ck_assert_int_eq(dlp_route_for(2 * MIB, 64 * KIB), B);     /* 8M's */
-  ck_assert_int_eq(dlp_route_for(64 * MIB, 4 * KIB), P);
-  ck_assert_int_eq(dlp_route_for(64 * MIB, 200 * KIB), B);
+  ck_assert_int_eq(dlp_route_for(128 * KIB, 64, false), P);
+  ck_assert_int_eq(dlp_route_for(100 * KIB, 3000, false), B);
+  ck_assert_int_eq(dlp_route_for(200 * KIB, 12 * KIB, false), M);
+  ck_assert_int_eq(dlp_route_for(1, 1, false), P);
+  ck_assert_int_eq(dlp_route_for(900 * KIB, 64 * KIB, false), M);   /* 128K's row */
+  ck_assert_int_eq(dlp_route_for(2 * MIB, 64 * KIB, false), B);     /* 8M's */
+  ck_assert_int_eq(dlp_route_for(64 * MIB, 4 * KIB, false), P);
+  ck_assert_int_eq(dlp_route_for(64 * MIB, 200 * KIB, false), B);
   /* printed lines read back the same */
   reread_printed();
   ck_assert_int_eq(dlp_th()->route.rows, 2);
-  ck_assert_int_eq(dlp_route_for(200 * KIB, 12 * KIB), M);
-  ck_assert_int_eq(dlp_route_for(64 * MIB, 200 * KIB), B);
+  ck_assert_int_eq(dlp_route_for(200 * KIB, 12 * KIB, false), M);
+  ck_assert_int_eq(dlp_route_for(64 * MIB, 200 * KIB, false), B);
   /* DL_DIRECT_BLOCK decides alone */
   setenv("DL_DIRECT_BLOCK", "8K", 1);
   dlp_thresholds_reload();
-  ck_assert_int_eq(dlp_route_for(200 * KIB, 12 * KIB), B);
-  ck_assert_int_eq(dlp_route_for(200 * KIB, 4 * KIB), P);
+  ck_assert_int_eq(dlp_route_for(200 * KIB, 12 * KIB, false), B);
+  ck_assert_int_eq(dlp_route_for(200 * KIB, 4 * KIB, false), P);
   unsetenv("DL_DIRECT_BLOCK");
   /* from the caches: a ring of four chunks in one core's L2, blocks from
      half the L2 */
@@ -152,8 +152,35 @@ START_TEST(route_table_nearest)
   /* no table: direct_block */
   tuning("direct_block 2K\npipeline_chunk 96K\n");
   ck_assert_uint_eq(dlp_th()->chunk, 96 * KIB);
-  ck_assert_int_eq(dlp_route_for(MIB, 2 * KIB), B);
-  ck_assert_int_eq(dlp_route_for(MIB, 2 * KIB - 1), P);
+  ck_assert_int_eq(dlp_route_for(MIB, 2 * KIB, false), B);
+  ck_assert_int_eq(dlp_route_for(MIB, 2 * KIB - 1, false), P);
+}
+END_TEST
+
+/* the stream table decides for the pipeline mode's plans, the route table
+   for the others; without stream rows both follow the route table */
+START_TEST(stream_table_for_streams)
+{
+  setup();
+  tuning("route@1M 8:mpich 64K:blocks\nstream@1M 8:pack 64K:blocks\n"
+         "stream@8M 8:banana\n");
+  ck_assert_int_eq(dlp_th()->stream.rows, 1);
+  ck_assert_int_eq(dlp_route_for(MIB, 8, false), M);
+  ck_assert_int_eq(dlp_route_for(MIB, 8, true), P);
+  ck_assert_int_eq(dlp_route_for(8 * MIB, 64 * KIB, true), B);
+  MPI_Datatype t = blocks_of(1 << 16, 16);
+  for (int round = 0; round < 2; round++) {
+    for (int recv = 0; recv < 2; recv++) {
+      ck_assert_int_eq(route_of(1, t, false, recv), M);
+      ck_assert_int_eq(route_of(1, t, true, recv), S);
+    }
+    reread_printed();          /* printed lines read back the same */
+    ck_assert_int_eq(dlp_th()->stream.rows, 1);
+  }
+  tuning("route@1M 8:mpich 64K:blocks\n");
+  ck_assert_int_eq(dlp_route_for(MIB, 8, true), M);
+  ck_assert_int_eq(route_of(1, t, true, false), M);
+  MPI_Type_free(&t);
 }
 END_TEST
 
@@ -380,6 +407,45 @@ START_TEST(interleaved_types_pack)
   MPI_Type_free(&el);
   MPI_Type_free(&flash);
   MPI_Type_free(&flat);
+}
+END_TEST
+
+/* the tables speak for layouts walked in one rising sweep: a transpose's
+   columns (blocks of 16 bytes, each column turning back to the top) pack
+   where the tables give the same blocks, rising, to MPICH's engine; large
+   blocks in falling order follow the tables, and so does every layout
+   that rises; forcing still wins */
+START_TEST(turning_walks_pack)
+{
+  setup();
+  tuning("route@1M 8:mpich 16:mpich 64K:blocks\n");
+  MPI_Datatype cx, col, colr, columns, falling;
+  MPI_Type_contiguous(2, MPI_DOUBLE, &cx);
+  MPI_Type_vector(256, 1, 256, cx, &col);
+  MPI_Type_create_resized(col, 0, 16, &colr);
+  MPI_Type_contiguous(256, colr, &columns);           /* 1 MiB, 65,536 blocks */
+  MPI_Type_commit(&columns);
+  MPI_Count len[16], at[16];
+  for (int i = 0; i < 16; i++) {
+    len[i] = 64 * KIB;
+    at[i] = (15 - i) * 128 * KIB;
+  }
+  MPI_Type_create_hindexed_c(16, len, at, MPI_BYTE, &falling);
+  MPI_Type_commit(&falling);
+  for (int stream = 0; stream < 2; stream++)
+    for (int recv = 0; recv < 2; recv++) {
+      ck_assert_int_eq(route_of(1, columns, stream, recv), stream ? S : P);
+      ck_assert_int_eq(route_of(1, falling, stream, recv), B);
+    }
+  ck_assert_int_eq(route_for_blocks(65536, 16), M);
+  ck_assert_int_eq(route_for_blocks(65536, 8), M);
+  dlp_configure_strategy(DLP_R_MPICH);
+  ck_assert_int_eq(route_of(1, columns, false, false), M);
+  MPI_Type_free(&cx);
+  MPI_Type_free(&col);
+  MPI_Type_free(&colr);
+  MPI_Type_free(&columns);
+  MPI_Type_free(&falling);
 }
 END_TEST
 
@@ -825,10 +891,12 @@ int main(int argc, char **argv)
   TCase *tc = tcase_create("routes");
   tcase_add_test(tc, route_table_nearest);
   tcase_add_test(tc, plans_follow_the_table);
+  tcase_add_test(tc, stream_table_for_streams);
   tcase_add_test(tc, mpich_by_fanout);
   tcase_add_test(tc, sparse_to_the_engine);
   tcase_add_test(tc, fanout_from_structure);
   tcase_add_test(tc, interleaved_types_pack);
+  tcase_add_test(tc, turning_walks_pack);
   tcase_add_test(tc, chosen_once_without_a_clock);
   tcase_add_test(tc, forced_routes);
   tcase_add_test(tc, one_calibration_round);

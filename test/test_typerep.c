@@ -1,7 +1,7 @@
 /* The typerep layer MPICH's backend stands on (src/mpich/tr.h) against the
  * typemap model: a type's fields, byte ranges packed and unpacked in
  * random chunks through the kept segments, iovec lists by byte and by
- * entry, the block cursor over byte ranges, and element-wise reductions over random layouts (dense elements,
+ * entry, the block cursor over byte ranges (and whether the blocks rise), and element-wise reductions over random layouts (dense elements,
  * elements the layout splits, pair types). */
 #include <check.h>
 #include <stdlib.h>
@@ -283,10 +283,12 @@ static void model_places(const tcase *c, size_t first, size_t end, int64_t *at)
 /* The cursor hands out the model's runs in stream order, clipped to a
    random byte range, one by one and a batch (of random size) at a time,
    mixed; past the stream's end it stops with an error, after every block
-   there is */
+   there is. Counting the range's blocks says whether they rise: every
+   byte's place past the one before (both answers seen) */
 START_TEST(cursor)
 {
   rng r = {seed ^ 9};
+  int rises[2] = {0, 0};
   for (int it = 0; it < test_scaled(2000); it++) {
     tcase c;
     case_new(&r, &c, NULL, 0);
@@ -335,11 +337,22 @@ START_TEST(cursor)
                   "places differ " CASE_FMT, CASE_ARGS(&c));
     ck_assert_msg(past ? cur.rc != DL_OK : cur.rc == DL_OK, "rc %d " CASE_FMT, cur.rc,
                   CASE_ARGS(&c));
+    if (!past) {
+      bool rising = true, forward = !rising;
+      for (size_t k = 1; k < span; k++)
+        rising = rising && want[k] > want[k - 1];
+      dli_tr_count_blocks(s, first, end, SIZE_MAX, NULL, NULL, &forward);
+      ck_assert_msg(forward == rising, "forward %d, places rise %d " CASE_FMT, forward,
+                    rising, CASE_ARGS(&c));
+      rises[rising]++;
+    }
     free(want);
     free(got);
     dl_segment_free(&s);
     tcase_free(&c);
   }
+  ck_assert_msg(rises[0] > 0 && rises[1] > 0, "blocks fall in %d ranges, rise in %d",
+                rises[0], rises[1]);
 }
 END_TEST
 

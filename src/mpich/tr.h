@@ -74,9 +74,12 @@ DLI_TR_HIDDEN bool dli_tr_cursor_batch(dli_tr_cursor *c, size_t max, const int64
 /* the blocks of stream bytes [first, end) of s, counted until cap is
    reached (then at least cap); cap when they cannot be listed, and then
    *rc (when not NULL) says why (else DL_OK); *upto (when not NULL): the
-   stream byte the counted blocks end at (end when all were counted) */
+   stream byte the counted blocks end at (end when all were counted);
+   *forward (when not NULL): whether every counted block starts at or past
+   the end of the one before it (the data in one sweep of rising
+   addresses) */
 DLI_TR_HIDDEN size_t dli_tr_count_blocks(dl_segment *s, size_t first, size_t end,
-                                         size_t cap, int *rc, size_t *upto);
+                                         size_t cap, int *rc, size_t *upto, bool *forward);
 
 /* iovec entries of packed bytes [first, first + max_bytes) of
    (buf, count, t), at most max_iov; *n entries, *bytes covered (a full

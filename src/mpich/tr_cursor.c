@@ -57,17 +57,26 @@ bool dli_tr_cursor_batch(dli_tr_cursor *c, size_t max, const int64_t **off,
 }
 
 size_t dli_tr_count_blocks(dl_segment *s, size_t first, size_t end, size_t cap, int *rc,
-                           size_t *upto)
+                           size_t *upto, bool *forward)
 {
   dli_tr_cursor c;
   dli_tr_cursor_start(&c, s, first, end);
   const int64_t *off, *len;
   size_t n = 0, got, last = first;
-  while (n < cap && dli_tr_cursor_batch(&c, 0, &off, &len, &got, &last))
+  bool rising = true;
+  int64_t reached = INT64_MIN;
+  while (n < cap && dli_tr_cursor_batch(&c, 0, &off, &len, &got, &last)) {
+    for (size_t i = 0; forward && rising && i < got; i++) {
+      rising = off[i] >= reached;
+      reached = off[i] + len[i];
+    }
     n += got;
+  }
   if (rc)
     *rc = c.rc;
   if (upto)
     *upto = n < cap ? end : last;
+  if (forward)
+    *forward = rising;
   return c.rc == DL_OK ? n : cap;
 }

@@ -14,7 +14,7 @@ static int runs_upto(const dl_type *t, dl_count cap, dl_count *runs, size_t *cou
   int rc = dl_pack_size(1, t, bytes);
   if (rc || (rc = dl_segment_create(NULL, 1, t, &s)))
     return rc;
-  size_t n = dli_tr_count_blocks(s, 0, *bytes, (size_t)cap, &rc, upto);
+  size_t n = dli_tr_count_blocks(s, 0, *bytes, (size_t)cap, &rc, upto, NULL);
   dl_segment_free(&s);
   if (rc)
     return rc;

@@ -17,6 +17,13 @@
    - large blocks it sends as they lie at memory speed, where a packed
      message of many MiB goes by its single-copy mechanism, slower
      (direct_block);
+   - the same pipeline beats packing whole on layouts walked in one
+     rising sweep, from blocks of 16 bytes in messages of 1 MiB, of 8 in
+     8 MiB, of 256 in 128 KiB (dataloop-tune-openmpi's route table, its
+     engine and the blocks route alike where they tie: route@); the
+     pipeline mode's streams overlap the two sides as well, packing
+     faster than its engine does, so they keep blocks below 64 KiB
+     (stream@);
    - one-sided operations onto a derived target type cost about what
      contiguous ones do, as its engine walks the type where the data
      lands (MPICH ships the type first), and a landing's message a little
@@ -28,6 +35,11 @@
 static const char tuning[] =
   "sparse_span 16\n"
   "direct_block 64K\n"
+  "route@128K 8:pack 16:pack 32:pack 64:pack 256:mpich 1K:mpich 4K:mpich 16K:mpich\n"
+  "route@1M 8:pack 16:mpich 64:mpich 256:mpich 4K:mpich 16K:mpich 64K:blocks\n"
+  "route@8M 8:mpich 64:mpich 1K:mpich 16K:mpich 64K:blocks 1M:blocks\n"
+  "route@32M 32:mpich 1K:mpich 16K:mpich 64K:blocks 4M:blocks\n"
+  "stream@1M 8:pack 32K:pack 64K:blocks\n"
   "rma_put 0 48 0.082 0 0.15 2\n"
   "rma_get 0 40 0.089 0 0.15 2\n"
   "rma_land 2200 0.0625\n";

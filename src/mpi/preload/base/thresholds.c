@@ -168,6 +168,8 @@ static void file_key(void *ctx, const char *name, const char *value)
     }
   } else if (strncmp(name, "route@", 6) == 0) {
     table_row(&th.route, name + 6, value, route_value);
+  } else if (strncmp(name, "stream@", 7) == 0) {
+    table_row(&th.stream, name + 7, value, route_value);
   } else if (strncmp(name, "mpich@", 6) == 0) {
     table_row(&th.mpich, name + 6, value, count_value);
   }
@@ -257,9 +259,11 @@ static const struct dlp_point *nearest(const dlp_table *t, size_t bytes, size_t 
   return p;
 }
 
-int dlp_route_for(size_t bytes, size_t mean_block)
+int dlp_route_for(size_t bytes, size_t mean_block, bool stream)
 {
-  const struct dlp_point *p = nearest(&dlp_th()->route, bytes, mean_block);
+  const dlp_thresholds *t = dlp_th();
+  const dlp_table *table = stream && t->stream.rows ? &t->stream : &t->route;
+  const struct dlp_point *p = nearest(table, bytes, mean_block);
   if (p)
     return (int)p->v;
   return mean_block >= dlp_th()->direct_block ? DLP_R_BLOCKS : DLP_R_PACK;
@@ -329,5 +333,6 @@ void dlp_thresholds_print(FILE *f)
   fprintf(f, "rma_pack        %.2f %.4f %.2f\t# ns per block, per byte, per block "
           "far apart\n", r->pb, r->pn, r->pf);
   print_table(f, "route", &t->route, true);
+  print_table(f, "stream", &t->stream, true);
   print_table(f, "mpich", &t->mpich, false);
 }

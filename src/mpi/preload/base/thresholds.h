@@ -46,6 +46,8 @@ typedef struct dlp_thresholds {
   bool direct_env;       /* DL_DIRECT_BLOCK set: it decides alone */
   dlp_table route;       /* route@<message> <block>:<route>: the fastest of
                             pack and blocks (or mpich) there */
+  dlp_table stream;      /* stream@...: the same for the pipeline mode's
+                            plans, pack meaning a stream (none: route's) */
   dlp_table mpich;       /* mpich@<message> <block>:<fan-out>: the largest
                             fan-out up to which MPICH's engine beat it */
   size_t coll_block;     /* mean block bytes from which a collective hands
@@ -67,8 +69,9 @@ DLI_HIDDEN const dlp_thresholds *dlp_th(void);
 DLI_HIDDEN void dlp_thresholds_reload(void);
 /* the route for a message of that many bytes in blocks of that mean size:
    the route table's point measured nearest (message size, then block size,
-   on a log scale), else blocks from direct_block, else packed */
-DLI_HIDDEN int dlp_route_for(size_t bytes, size_t mean_block);
+   on a log scale; a stream plan's: the stream table's where it has rows),
+   else blocks from direct_block, else packed */
+DLI_HIDDEN int dlp_route_for(size_t bytes, size_t mean_block, bool stream);
 /* whether MPICH's engine beats that route for a type of that fan-out
    (dli_mpi_info): the nearest point of the mpich table says up to which
    fan-out it did, measured at fan-outs 8 times apart; a type's counts up

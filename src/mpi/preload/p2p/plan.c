@@ -26,6 +26,9 @@
 #define MAX_BLOCKS ((size_t)1 << 20)   /* more: never as they lie */
 #define CALIBRATE 3                    /* uses per candidate route */
 #define MAX_CAND 4
+/* blocks smaller than a page, where the hardware prefetchers stop: a walk
+   that turns back over its memory misses on each of them */
+#define TURN_BLOCK 4096
 
 typedef struct plan {
   dl_type *t;              /* NULL: free */
@@ -36,6 +39,7 @@ typedef struct plan {
   MPI_Datatype blocks;
   size_t nblocks;          /* the data's contiguous blocks (counted up to
                               MAX_BLOCKS + 1) */
+  bool forward;            /* those blocks in one sweep of rising addresses */
   unsigned long used;      /* LRU clock */
   int users;               /* operations being started with it */
   /* DL_ADAPT=1 */
@@ -82,13 +86,16 @@ static double now(void)
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* the contiguous blocks of d's data, counted up to cap */
-static size_t count_blocks(const dlp_data *d, size_t cap)
+/* the contiguous blocks of d's data, counted up to cap; *forward (when
+   not NULL): whether those counted rise */
+static size_t count_blocks(const dlp_data *d, size_t cap, bool *forward)
 {
   dl_segment *s;
+  if (forward)
+    *forward = false;
   if (dl_segment_create(NULL, d->count, d->t, &s) != DL_OK)
     return cap;
-  size_t n = dli_tr_count_blocks(s, 0, d->bytes, cap, NULL, NULL);
+  size_t n = dli_tr_count_blocks(s, 0, d->bytes, cap, NULL, NULL, forward);
   dl_segment_free(&s);
   return n ? n : 1;
 }
@@ -135,9 +142,16 @@ static int pick(const dlp_data *d, plan *p, size_t nblocks)
   if (want < 0 && dli_type_interleaves(d->t, d->count, dli_copy_limits()->interleave))
     return DLP_R_PACK;
   if (want < 0) {
-    want = dlp_route_for(d->bytes, d->bytes / nblocks);
-    if (d->engine_ok && (dlp_mpich_wins(d->bytes, d->bytes / nblocks, d->fanout) ||
-                         dlp_sparse(d)))
+    /* the tables weigh layouts walked in one rising sweep; where the walk
+       turns back over its memory in small blocks (a transpose's columns)
+       every block misses, which dataloop's packing overlaps several at a
+       time and a host's engine, at both ends, pays one by one
+       (doc/tuning.md) */
+    size_t mean = d->bytes / nblocks;
+    bool tables = p->forward || mean >= TURN_BLOCK;
+    want = tables ? dlp_route_for(d->bytes, mean, p->stream) : DLP_R_PACK;
+    if (d->engine_ok &&
+        ((tables && dlp_mpich_wins(d->bytes, mean, d->fanout)) || dlp_sparse(d)))
       want = DLP_R_MPICH;
   }
   if (want == DLP_R_MPICH && !d->engine_ok)
@@ -181,7 +195,7 @@ static void ensure_blocks(const dlp_data *d, plan *p, size_t nblocks)
 static void choose(const dlp_data *d, plan *p)
 {
   size_t cap = MAX_BLOCKS + 1;
-  size_t nblocks = count_blocks(d, cap);
+  size_t nblocks = count_blocks(d, cap, &p->forward);
   p->nblocks = nblocks;
   p->route = pick(d, p, nblocks);
   bool adapt = p->forced < 0 && dlp_cfg()->adapt;
@@ -193,9 +207,9 @@ static void choose(const dlp_data *d, plan *p)
     p->route = p->stream ? DLP_R_PIPE : DLP_R_PACK;
   if (p->ncand < 2)
     p->ncand = 0;
-  DLP_TRACE("route: %s for %zu bytes in %zu%s blocks (%lld of a type%s%s)",
+  DLP_TRACE("route: %s for %zu bytes in %zu%s %sblocks (%lld of a type%s%s)",
             dlp_route_name(p->route), d->bytes, nblocks, nblocks >= cap ? "+" : "",
-            (long long)d->count, p->stream ? "; stream" : "",
+            p->forward ? "" : "turning ", (long long)d->count, p->stream ? "; stream" : "",
             p->ncand ? "; calibrating" : "");
 }
 
@@ -334,7 +348,7 @@ void dlp_choose_unstaged(const dlp_data *d, dlp_choice *c)
        walks the type as it is, else the blocks */
     bool engine = mpich_receives(d, false);
     if (c->route != DLP_R_BLOCKS && !engine)
-      ensure_blocks(d, p, count_blocks(d, MAX_BLOCKS + 1));
+      ensure_blocks(d, p, count_blocks(d, MAX_BLOCKS + 1, NULL));
     c->blocks = p->blocks;
     c->route = c->route == DLP_R_BLOCKS && p->blocks != MPI_DATATYPE_NULL ? DLP_R_BLOCKS
              : engine || p->blocks == MPI_DATATYPE_NULL ? DLP_R_MPICH

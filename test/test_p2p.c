@@ -374,6 +374,8 @@ static void pingpong(maker make, int tag)
   buf_free(&r);
 }
 
+static unsigned long long carried(const char *name, bool recv);
+
 /* one (type, count) sent back and forth 80 times, new data each time: the
    interposer's timed choice tries each kind on it (two early rounds of
    trials, then periodic ones) and may switch between them; every message
@@ -389,6 +391,12 @@ static void repeated(void)
   int peer = 1 - rank;
   MPI_Status st;
   long big[80];
+  /* pipeline mode, a chunk of exactly the message, MPICH's engine or the
+     blocks forced: each send's one chunk goes by that route, unpacked */
+  const char *forced = getenv("DL_STRATEGY"), *chunk = getenv("DL_PIPELINE_CHUNK");
+  bool unpacked = pipelined && chunk && !strcmp(chunk, "256K") && forced &&
+                  (!strcmp(forced, "mpich") || !strcmp(forced, "blocks"));
+  unsigned long long by_route = unpacked ? carried(forced, false) : 0;
   for (int i = 0; i < 80; i++) {
     unsigned seed = 5000u + (unsigned)i;
     long before = big_allocs;
@@ -423,6 +431,10 @@ static void repeated(void)
     late += big[i];
   CHECK(late == 0, "repeated: %ld allocations of 64 KiB or more in round trips 40-79 "
         "(%ld, %ld, %ld ... in the first three)", late, big[0], big[1], big[2]);
+  if (unpacked)
+    CHECK(carried(forced, false) - by_route == 80,
+          "rank %d: %llu of 80 one-chunk streams sent by %s", rank,
+          carried(forced, false) - by_route, forced);
   buf_free(&s);
   buf_free(&r);
 }

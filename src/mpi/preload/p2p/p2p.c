@@ -115,11 +115,20 @@ static void route(dlp_op *op, dlp_choice *c)
     dlp_route_count(DLP_R_MPICH, true);   /* MPICH's engine places its start */
 }
 
+/* a stream of exactly a chunk that went by its plan's route counts there
+   too */
+static void count_unpacked(const dlp_op *op)
+{
+  if (op->unpacked)
+    dlp_route_count(op->first, false);
+}
+
 static int run(dlp_op *op, MPI_Status *status)
 {
   dlp_choice c;
   route(op, &c);
   int rc = dlp_run(op, status);
+  count_unpacked(op);
   dlp_choice_done(&c, op->recv, rc == MPI_SUCCESS);
   return rc;
 }
@@ -202,6 +211,7 @@ static int start(dlp_op *op, MPI_Request *req)
   dlp_choice c;
   route(op, &c);
   int rc = dlp_start(op, req);
+  count_unpacked(op);
   dlp_choice_done(&c, op->recv, false);
   return rc;
 }

@@ -18,7 +18,9 @@
  * sender's plan chooses, plan.c): the first receive of a stream takes
  * up to the receive's capacity, and more than C bytes there means the
  * message was whole. N == C reads as a first chunk, so it is always sent
- * as a stream (C bytes, then an empty chunk).
+ * as a stream (C bytes, then an empty chunk); where the plan moves the
+ * message by MPICH's engine or as its blocks, that chunk goes so, unpacked
+ * (the same bytes in one MPI message), when it is posted at the start.
  *
  * Receiver: a receive of at least C bytes is a stream receive. Its first
  * receive lands where a whole message would: dense data in the user's
@@ -363,6 +365,28 @@ static dlp_pipe *pipe_new(const dlp_op *op, int *err)
   return p;
 }
 
+/* a send of exactly one chunk whose plan moves it by MPICH's engine or as
+   its blocks, not held behind another stream: that chunk posted so now,
+   while the type is the caller's to hand to MPI; false when it is for
+   the ring. Lock held. */
+static bool post_unpacked(dlp_pipe *p)
+{
+  const dlp_data *d = &p->d;
+  bool engine = p->first == DLP_R_MPICH;
+  if (!p->send || p->n != p->C || d->dense || blocked(p) ||
+      !(engine || (p->first == DLP_R_BLOCKS && p->blocks != MPI_DATATYPE_NULL)))
+    return false;
+  int rc = engine ? dlp_isend_as(d->buf, d->count, d->dt, p->peer, p->tag, p->comm,
+                                 p->mode, &p->reqs[0])
+                  : dlp_isend_as(d->buf, 1, p->blocks, p->peer, p->tag, p->comm, p->mode,
+                                 &p->reqs[0]);
+  if (rc != MPI_SUCCESS)
+    dlp_pipe_fail(p, rc, true);
+  else
+    p->posted = 1;
+  return rc == MPI_SUCCESS;
+}
+
 /* the generalized request, the first receive, the list, a first advance */
 static int start(dlp_op *op)
 {
@@ -388,8 +412,9 @@ static int start(dlp_op *op)
     free(p);
     return rc;
   }
-  p->blocks = MPI_DATATYPE_NULL;             /* MPI holds it from here */
   append(p);
+  op->unpacked = post_unpacked(p);
+  p->blocks = MPI_DATATYPE_NULL;             /* MPI holds it from here */
   op->req = p->greq;
   op->pipe = p;
   advance(p);

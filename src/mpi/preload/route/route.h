@@ -39,6 +39,8 @@ typedef struct dlp_op {
                             past its place (dlp_room_post) */
   bool synced;           /* a one-sided request's epoch synchronized its
                             target already (rma.c) */
+  bool unpacked;         /* PIPE send of exactly a chunk: the chunk went by
+                            first's route, unpacked (pipeline.c) */
   MPI_Message msg;
 } dlp_op;
 

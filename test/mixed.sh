@@ -23,6 +23,8 @@ run() {
 run -n 1 $pre "$prog" : -n 1 $plain "$prog"
 run -n 1 $plain "$prog" : -n 1 $pre "$prog"
 run -n 1 $pre "$prog" : -n 1 $pre "$prog"
+# both packing: long doubles too, their padding bytes and all
+run -genv DL_STRATEGY pack -n 1 $pre "$prog" : -n 1 $pre "$prog"
 # every type decoded at its first use (most of them are used once: by
 # default a short message of a one-level type would go to MPICH as made)
 run -genv DL_DEFER_BYTES 0 -n 1 $pre "$prog" : -n 1 $pre "$prog"

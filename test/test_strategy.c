@@ -53,6 +53,7 @@ static void tuning(const char *lines)
 
 static void setup(void)
 {
+  dlp_thresholds_host_lines(false);    /* the rules alone, not the host's figures */
   unsetenv("DL_DIRECT_BLOCK");
   tuning("");
   dlp_configure(false, 0);
@@ -181,6 +182,40 @@ START_TEST(stream_table_for_streams)
   ck_assert_int_eq(dlp_route_for(MIB, 8, true), M);
   ck_assert_int_eq(route_of(1, t, true, false), M);
   MPI_Type_free(&t);
+}
+END_TEST
+
+/* the host's figures (MPICH 4.0.2's file: route and mpich tables) apply
+   where no tuning file says; a file with any table replaces the host's
+   tables together */
+START_TEST(host_figures_and_the_file)
+{
+  setup();
+  dlp_thresholds_host_lines(true);
+  tuning("");
+  const dlp_thresholds *t = dlp_th();
+  ck_assert_int_eq(t->route.rows, 4);
+  ck_assert_int_eq(t->mpich.rows, 4);
+  ck_assert_int_eq(t->stream.rows, 0);
+  ck_assert_int_eq(dlp_route_for(8 * MIB, 8, false), P);
+  ck_assert_int_eq(dlp_route_for(8 * MIB, 1024, false), M);
+  ck_assert_int_eq(dlp_route_for(MIB, 1024, false), B);
+  ck_assert(dlp_mpich_wins(8 * MIB, 64, 1000));
+  tuning("route@1M 8:blocks\n");
+  ck_assert_int_eq(t->route.rows, 1);
+  ck_assert_int_eq(t->mpich.rows, 0);
+  ck_assert_int_eq(dlp_route_for(8 * MIB, 1024, false), B);
+  tuning("mpich@1M 8:0\nstream@1M 8:pack\n");
+  ck_assert_int_eq(t->route.rows, 0);
+  ck_assert_int_eq(t->mpich.rows, 1);
+  ck_assert_int_eq(t->stream.rows, 1);
+  ck_assert(!dlp_mpich_wins(8 * MIB, 64, 1));
+  tuning("pipeline_chunk 96K\n");         /* no table: the host's */
+  ck_assert_int_eq(t->route.rows, 4);
+  ck_assert_int_eq(t->mpich.rows, 4);
+  dlp_thresholds_host_lines(false);
+  tuning("");
+  ck_assert_int_eq(t->route.rows, 0);
 }
 END_TEST
 
@@ -892,6 +927,7 @@ int main(int argc, char **argv)
   tcase_add_test(tc, route_table_nearest);
   tcase_add_test(tc, plans_follow_the_table);
   tcase_add_test(tc, stream_table_for_streams);
+  tcase_add_test(tc, host_figures_and_the_file);
   tcase_add_test(tc, mpich_by_fanout);
   tcase_add_test(tc, sparse_to_the_engine);
   tcase_add_test(tc, fanout_from_structure);

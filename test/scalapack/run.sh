@@ -517,8 +517,9 @@ stats() { # file
 }
 
 # the preload check: a tiny run; every rank must report its counts
-# (DL_STATS_FILE), and in pipeline mode some message must have travelled
-# as a stream
+# (DL_STATS_FILE), and in pipeline mode, streams forced (the host's route
+# tables send the check's columns whole), some message must have
+# travelled as a stream
 check_preload() { # mode
   local m=$1 d ranks streams
   d=$work/$m/check
@@ -526,6 +527,7 @@ check_preload() { # mode
   mkdir -p "$d"
   prepare_inputs check "$d" || return 1
   mode_args "$m"
+  [ "$m" != pipeline ] || env_opt DL_STRATEGY pipe
   env_opt DL_STATS_FILE "$d/stats"
   run_mpi "$d" 120 "${margs[@]}" "$tests_dir/xCbtest"
   ranks=$(grep -c '^dataloop-preload ' "$d/stats" 2>/dev/null)

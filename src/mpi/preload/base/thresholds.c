@@ -26,6 +26,7 @@ static const dlp_rma_model default_rma = {
   .get = {3000, 340, 0.09, 150000, 0.2, 30},
   .pb = 1, .pn = 0.1, .pf = 8, .from = "default"};
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+static bool no_host_lines;     /* tests only, while nothing is in flight */
 
 const char *dlp_route_name(int route)
 {
@@ -192,10 +193,19 @@ static void load(void)
      gain on its one message (doc/tuning.md) */
   th.defer_bytes = 2 * KIB;
   th.rma = default_rma;
-  const char *host = dlp_host_tuning();
+  const char *host = no_host_lines ? NULL : dlp_host_tuning();
   if (host)
     dli_tune_lines_each(host, file_key, (void *)dlp_host_name());
+  /* a file's tables, measured together on its machine, replace the
+     host's together */
+  dlp_table route = th.route, stream = th.stream, mpich = th.mpich;
+  th.route = th.stream = th.mpich = (dlp_table){0};
   dli_tune_file_each(file_key, (void *)"file");
+  if (!th.route.rows && !th.stream.rows && !th.mpich.rows) {
+    th.route = route;
+    th.stream = stream;
+    th.mpich = mpich;
+  }
   if (!th.rma.land_set) {     /* a file of before rma_land, or none */
     th.rma.land_L = th.rma.put.L;
     th.rma.land_G = th.rma.put.G;
@@ -233,6 +243,11 @@ void dlp_thresholds_reload(void)
 {
   pthread_once(&once, load);
   load();
+}
+
+void dlp_thresholds_host_lines(bool read)
+{
+  no_host_lines = !read;
 }
 
 /* how far apart two sizes are on a log scale: the larger over the smaller */

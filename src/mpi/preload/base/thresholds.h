@@ -67,6 +67,9 @@ DLI_HIDDEN const dlp_thresholds *dlp_th(void);
 /* reads them again (tests, after changing the file or the environment;
    no operation may be in flight) */
 DLI_HIDDEN void dlp_thresholds_reload(void);
+/* whether a reload reads the host's lines (tests of the rules alone turn
+   them off; they are read unless told) */
+DLI_HIDDEN void dlp_thresholds_host_lines(bool read);
 /* the route for a message of that many bytes in blocks of that mean size:
    the route table's point measured nearest (message size, then block size,
    on a log scale; a stream plan's: the stream table's where it has rows),

@@ -1349,10 +1349,10 @@ static unsigned long long carried_all(bool recv)
    MPI_Start, then PMPI_Start as MPICH's Fortran 2008 bindings do): the
    data as MPICH's pack and unpack give it, the statuses whole. Preloaded
    outside the pipeline mode, each start of a derived type counts once,
-   on the route DL_STRATEGY forces (dense types: direct; a receive the
-   plan stages, forced to pack or to MPICH's engine where that cannot
-   receive the type, is relayed: each start the interposer's packed
-   receive); sends the same in the pipeline mode, where a persistent
+   on the route DL_STRATEGY forces (dense types: direct; a receive forced
+   to pack or to MPICH's engine takes MPICH's engine, or the blocks where
+   the engine cannot receive the type, since no completion call could
+   unpack it); sends the same in the pipeline mode, where a persistent
    message is one MPI message, and receives there relayed: each start the
    interposer's receive, so the streams among the messages arrive whole */
 static void persistent(void)
@@ -1366,9 +1366,9 @@ static void persistent(void)
   const char *on = NULL, *also = NULL;
   if (counting && forced && (!strcmp(forced, "pack") || !strcmp(forced, "blocks") ||
                              !strcmp(forced, "mpich")))
-    on = forced;
+    on = recv && !strcmp(forced, "pack") ? "mpich" : forced;
   if (on && recv && !strcmp(on, "mpich"))
-    also = "pack";
+    also = "blocks";
   /* the pipeline mode relays receives: each start a stream receive, a
      packed one of a derived type shorter than a chunk, or MPICH's request
      of dense data shorter than a chunk */

@@ -24,13 +24,10 @@
  * Fortran 2008 bindings call those); both names of MPI_Request_free end
  * here too (complete.c calls what this module joins it with,
  * dlp_join_persistent), so that an entry never outlives its handle (MPICH
- * reuses handle values). A receive the plan would stage is relayed (below):
- * MPICH's request of it, made with the program's arguments, never moves
- * data, and MPICH's engine or the blocks, which it would take instead,
- * move some layouts (Flash I/O's, a transpose's columns) at up to half
- * the speed. A receive from which that fails to be set up takes MPICH's
- * engine if that receives the type whole, else the blocks
- * (dlp_choose_unstaged).
+ * reuses handle values). A receive
+ * never packs: no call that every completion passes could unpack it, so
+ * where the plan would pack it takes MPICH's engine if that receives the
+ * type whole, else the blocks (dlp_choose_unstaged).
  *
  * In the pipeline mode a persistent message is always one MPI message
  * (routed as above), which a stream receive takes whole, except one of
@@ -40,13 +37,13 @@
  * own calls), so the streams still sending to the same place send all
  * they have left first, keeping MPI's message order; every send request
  * has an entry for that, predefined types included. A persistent receive
- * is relayed where a stream may come (a derived type, or data of a chunk
- * or more) and, in the default mode, where the plan stages the receive:
- * the program's handle is MPICH's request made with the program's
- * arguments and never started, and each start is the interposer's
- * receive (dlp_irecv), which the calls that can see a request put in the
- * handle's place while it is active (swap_in and swap_out, joined to
- * complete.c) and which leaves the handle inactive once complete.
+ * is the interposer's where a stream may come (a derived type, or data of
+ * a chunk or more): the program's handle is MPICH's request made with the
+ * program's arguments and never started, and each start is the
+ * interposer's receive (dlp_irecv), which the calls that can see a
+ * request put in the handle's place while it is active (swap_in and
+ * swap_out, joined to complete.c) and which leaves the handle inactive
+ * once complete.
  *
  * Another part's persistent requests are watched here too (a persistent
  * collective's, coll.c: dlp_persist_watch): its hook runs before each
@@ -71,7 +68,7 @@ typedef struct entry {
   size_t bytes;           /* the message's */
   dlp_data d;             /* PACK: the user's data, d.t held */
   void *stage;            /* PACK: the packed message */
-  /* relayed (a receive the interposer starts) */
+  /* relayed (pipeline mode, a receive the interposer starts) */
   bool relayed;
   MPI_Request inner;      /* the active start's request, or null */
   void *buf;
@@ -289,20 +286,6 @@ static void watched_done(entry *e)
   }
 }
 
-/* default mode: whether a receive of d is one the plan stages and unpacks
-   (MPICH's engine or the blocks, which a persistent request of MPICH's
-   would take instead, moved it slower) */
-static bool staged(const dlp_data *d)
-{
-  if (d->named || dlp_straight(d))
-    return false;
-  dlp_choice c;
-  dlp_choose(d, false, true, &c);
-  bool packs = c.route == DLP_R_PACK;
-  dlp_choice_done(&c, true, false);
-  return packs;
-}
-
 static int init_common(bool recv, const void *buf, MPI_Count count, MPI_Datatype dt,
                        int peer, int tag, MPI_Comm comm, int mode, MPI_Request *req)
 {
@@ -312,8 +295,7 @@ static int init_common(bool recv, const void *buf, MPI_Count count, MPI_Datatype
   dlp_data d;
   if (dlp_data_get(buf, count, dt, &d) != MPI_SUCCESS)
     return MPI_SUCCESS;
-  if (recv && (dlp_streams() ? !dlp_straight(&d) || d.bytes >= dlp_chunk()
-                             : staged(&d)))
+  if (recv && dlp_streams() && (!dlp_straight(&d) || d.bytes >= dlp_chunk()))
     relay((void *)buf, count, dt, peer, tag, comm, &d, *req);
   else if (!d.named || (!recv && dlp_streams()))
     plan(recv, peer, tag, comm, mode, &d, req);
@@ -395,11 +377,11 @@ static int relay_start(entry *e)
 
 static entry *relayed_entry(MPI_Request h)
 {
-  entry *e = lookup(h, false);
+  entry *e = dlp_streams() ? lookup(h, false) : NULL;
   return e && e->relayed ? e : NULL;
 }
 
-/* one lookup per start */
+/* one lookup per start: relayed entries exist only in the pipeline mode */
 static int start_common(MPI_Request *req)
 {
   entry *e = req ? lookup(*req, false) : NULL;
